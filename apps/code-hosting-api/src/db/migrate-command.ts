@@ -1,0 +1,20 @@
+import { loadConfig } from '../config';
+import { openDatabaseAt } from './database';
+import { applyMigrations } from './migrate';
+
+// What a deployment's migration job runs: apply pending migrations, then exit.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabaseAt(config.database);
+  try {
+    const applied = await applyMigrations(database.source);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import http from 'node:http';
+import { createTerminus } from '@godaddy/terminus';
+import { ConfigError, loadConfig } from './config';
+import { connectPrisma, openDatabaseAt } from './db/database';
+import { applyMigrations } from './db/migrate';
+import { buildApp } from './http/app';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const location = await openDatabaseAt(config.database);
+  const applied = await applyMigrations(location.source);
+  logger.info({ applied, database: config.database.kind }, 'database ready');
+  const database = connectPrisma(location.source, location.close);
+
+  const server = http.createServer(buildApp({ database, logger }));
+  createTerminus(server, {
+    signals: ['SIGINT', 'SIGTERM'],
+    // Give in-flight requests a moment; the load balancer stops routing on SIGTERM.
+    beforeShutdown: async () => {},
+    onSignal: () => database.close(),
+    onShutdown: async () => logger.info('project-service stopped'),
+    logger: (message, error) => logger.error({ err: error }, message),
+  });
+  server.listen(config.port, () => {
+    const { port } = server.address() as { port: number };
+    logger.info(`project-service listening on http://localhost:${port}`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+import { dropDatabaseTemplate } from '@repo/testing';
+
+export default dropDatabaseTemplate;

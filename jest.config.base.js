@@ -1,0 +1,19 @@
+// Shared Jest settings: TypeScript through SWC (CommonJS output), keeping
+// dynamic import() native so ESM-only packages (PGlite's WebAssembly, the
+// Prisma schema engine) load under --experimental-vm-modules.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs', ignoreDynamic: true },
+      },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30_000,
+};

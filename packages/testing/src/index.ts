@@ -1,0 +1,9 @@
+export {
+  prepareDatabaseTemplate,
+  dropDatabaseTemplate,
+  type MigrateFunction,
+  type TestDatabaseSource,
+} from './database-template';
+export { createTestDatabase, type TestDatabase } from './test-database';
+export { useTestApp, type TestApp, type TestAppFactory, type TestAppInstance } from './test-app';
+export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';

@@ -1,0 +1,3 @@
+import { dropDatabaseTemplate } from '../src';
+
+export default dropDatabaseTemplate;

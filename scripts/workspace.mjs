@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Entry point behind the root npm scripts. A fresh clone has only Node and npm,
+// so this file uses nothing but Node's standard library: it makes sure the
+// pinned pnpm exists, installs the workspace when needed, then hands over to turbo.
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pinnedPnpm = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+  .packageManager.split('@')[1];
+const toolsDir = path.join(root, '.tools');
+const toolsBin = path.join(toolsDir, 'node_modules', '.bin');
+
+const env = {
+  ...process.env,
+  PATH: [toolsBin, path.join(root, 'node_modules', '.bin'), process.env.PATH].join(path.delimiter),
+  TURBO_TELEMETRY_DISABLED: '1',
+  // PGlite's CommonJS build loads its WebAssembly through dynamic import(),
+  // which Jest's module sandbox only allows with this flag.
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--no-warnings=ExperimentalWarning']
+    .filter(Boolean)
+    .join(' '),
+};
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function pnpmVersionOnPath() {
+  const result = spawnSync('pnpm', ['--version'], { env, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+function ensurePnpm() {
+  if (pnpmVersionOnPath() === pinnedPnpm) return;
+  // Install the exact pinned pnpm into a project-local folder: no global
+  // install (which may need root) and no corepack (its signature check fails here).
+  console.log(`> installing pnpm ${pinnedPnpm} into .tools/`);
+  run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pinnedPnpm}`]);
+  if (pnpmVersionOnPath() !== pinnedPnpm) {
+    console.error(`pnpm ${pinnedPnpm} could not be installed`);
+    process.exit(1);
+  }
+}
+
+function installIsCurrent() {
+  const marker = path.join(root, 'node_modules', '.modules.yaml');
+  const lockfile = path.join(root, 'pnpm-lock.yaml');
+  if (!existsSync(marker)) return false;
+  if (!existsSync(lockfile)) return true;
+  return statSync(marker).mtimeMs >= statSync(lockfile).mtimeMs;
+}
+
+function ensureInstalled() {
+  ensurePnpm();
+  if (installIsCurrent()) return;
+  const frozen = existsSync(path.join(root, 'pnpm-lock.yaml')) && process.env.CI ? ['--frozen-lockfile'] : [];
+  run('pnpm', ['install', ...frozen]);
+}
+
+const turboTasks = {
+  test: ['run', 'typecheck', 'lint', 'test'],
+  lint: ['run', 'lint'],
+  typecheck: ['run', 'typecheck'],
+  bench: ['run', 'bench'],
+  start: ['run', 'start', '--filter=./apps/*'],
+};
+
+const [command, ...rest] = process.argv.slice(2);
+if (!command || !(command in turboTasks)) {
+  console.error(`usage: workspace.mjs <${Object.keys(turboTasks).join('|')}> [turbo args]`);
+  process.exit(2);
+}
+
+ensureInstalled();
+if (command !== 'start') {
+  run('turbo', [...turboTasks[command], ...rest]);
+} else {
+  // turbo forwards Ctrl-C to both services; wait for them to close cleanly.
+  const child = spawn('turbo', [...turboTasks.start, ...rest], { cwd: root, env, stdio: 'inherit' });
+  const forward = (signal) => child.kill(signal);
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', forward);
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}
