@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const server = http.createServer(buildApp({ database, logger }));
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
+    useExit0: true,
     // Give in-flight requests a moment; the load balancer stops routing on SIGTERM.
     beforeShutdown: async () => {},
     onSignal: () => database.close(),

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -29,6 +30,7 @@ export function migrationAdapterFactory(source: DatabaseSource): SqlMigrationAwa
 /** Opens the location's database (creating a PGlite folder when needed); the result owns it. */
 export async function openDatabaseAt(location: DatabaseLocation): Promise<{ source: DatabaseSource; close(): Promise<void> }> {
   if (location.kind === 'postgres') return { source: location, close: async () => {} };
+  if (location.dataDir) await mkdir(location.dataDir, { recursive: true });
   const pglite = new PGlite(location.dataDir);
   await pglite.waitReady;
   return { source: { kind: 'pglite', pglite }, close: () => pglite.close() };
