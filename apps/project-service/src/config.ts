@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
 import type { DatabaseLocation } from './db/database';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -14,6 +16,13 @@ const environmentSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data/project-service'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
+  JWKS_URL: z.url().optional(),
+  JWT_PUBLIC_KEY: z.string().min(1).optional(),
+  JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  JWT_ISSUER: z.string().min(1).optional(),
+  JWT_AUDIENCE: z.string().min(1).optional(),
+  ADMIN_PRINCIPALS: z.string().default(''),
+  ADMIN_GROUP: z.string().min(1).default('project-admins'),
 });
 
 export interface Config {
@@ -21,6 +30,9 @@ export interface Config {
   port: number;
   database: DatabaseLocation;
   logLevel: (typeof logLevels)[number];
+  auth: AuthConfig;
+  /** Set when no key was configured outside production: the generated secret, to print a development token. */
+  developmentSecret?: string;
 }
 
 export class ConfigError extends Error {}
@@ -33,7 +45,33 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const env = parsed.data;
+  const configuredKeys: VerificationKey[] = [
+    ...(env.JWKS_URL ? [{ kind: 'jwks' as const, url: env.JWKS_URL }] : []),
+    // Environments often carry PEM newlines escaped as \n.
+    ...(env.JWT_PUBLIC_KEY ? [{ kind: 'public-key' as const, publicKeyPem: env.JWT_PUBLIC_KEY.replace(/\\n/g, '\n') }] : []),
+    ...(env.JWT_SECRET ? [{ kind: 'secret' as const, secret: env.JWT_SECRET }] : []),
+  ];
+  if (configuredKeys.length > 1) {
+    throw new ConfigError('invalid configuration: set only one of JWKS_URL, JWT_PUBLIC_KEY and JWT_SECRET');
+  }
+  if (configuredKeys.length === 0 && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'refusing to start: NODE_ENV=production but no token verification key is configured; set JWKS_URL, JWT_PUBLIC_KEY or JWT_SECRET',
+    );
+  }
+  const adminPrincipals = env.ADMIN_PRINCIPALS.split(',').map((principal) => principal.trim()).filter(Boolean);
+  // Development without a key: a random secret for this run, and its admin listed as such.
+  const developmentSecret = configuredKeys.length === 0 ? randomBytes(32).toString('base64url') : undefined;
+  const key = configuredKeys[0] ?? { kind: 'secret' as const, secret: developmentSecret ?? '' };
   return {
+    auth: {
+      key,
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+      adminPrincipals: developmentSecret ? [...adminPrincipals, DEVELOPMENT_ADMIN] : adminPrincipals,
+      adminGroup: env.ADMIN_GROUP,
+    },
+    developmentSecret,
     environment: env.NODE_ENV,
     port: env.PORT,
     database: env.DATABASE_URL

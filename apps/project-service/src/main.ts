@@ -1,5 +1,7 @@
 import http from 'node:http';
 import { createTerminus } from '@godaddy/terminus';
+import { DEVELOPMENT_ADMIN } from './auth/auth-config';
+import { mintToken } from './auth/development-token';
 import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
 import { applyMigrations } from './db/migrate';
@@ -14,7 +16,7 @@ async function main(): Promise<void> {
   logger.info({ applied, database: config.database.kind }, 'database ready');
   const database = connectPrisma(location.source, location.close);
 
-  const server = http.createServer(buildApp({ database, logger }));
+  const server = http.createServer(buildApp({ database, logger, auth: config.auth }));
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
@@ -27,6 +29,13 @@ async function main(): Promise<void> {
   server.listen(config.port, () => {
     const { port } = server.address() as { port: number };
     logger.info(`project-service listening on http://localhost:${port}`);
+    if (config.developmentSecret) {
+      // Development only (never in production, see config.ts): a secret made up for this run, so
+      // this token dies with the process. Printed to stdout for the developer, not to the log stream.
+      const token = mintToken(config.developmentSecret, { principal: DEVELOPMENT_ADMIN });
+      logger.warn('no JWKS_URL, JWT_PUBLIC_KEY or JWT_SECRET configured: verifying tokens with a generated development secret');
+      console.log(`\nDevelopment admin token (principal ${DEVELOPMENT_ADMIN}, valid 12h, this run only):\n\n  export TOKEN=${token}\n`);
+    }
   });
 }
 

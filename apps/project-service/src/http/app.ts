@@ -1,27 +1,48 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import type { AuthConfig } from '../auth/auth-config';
+import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
+import { PrismaProjectStore } from '../db/project-store';
+import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
+import { authenticate } from './authentication';
 import { healthRoutes } from './health';
+import { sendErrorRepresentation } from './negotiation';
+import { openApiRoute } from './openapi-route';
+import { projectRoutes } from './project-routes';
 import { requestId } from './request-id';
 
 export interface AppDependencies {
   database: Database;
   logger: Logger;
+  auth: AuthConfig;
 }
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger }: AppDependencies): Express {
+export function buildApp({ database, logger, auth }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(pinoHttp({ logger, genReqId: requestId }));
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: requestId,
+      // Tokens never reach the logs.
+      redact: ['req.headers.authorization'],
+    }),
+  );
   app.use(healthRoutes(() => database.isReady()));
+  app.use(openApiRoute());
+  const projects = new ProjectService(new PrismaProjectStore(database.prisma));
+  app.use('/projects', authenticate(createTokenVerifier(auth)));
+  app.use(projectRoutes(projects));
   app.use(routeNotFound());
   app.use(
     createErrorHandler({
       formatBody: (error) => ({ code: String(error.status), message: error.message }),
+      send: (req, res, error, body) => sendErrorRepresentation(req, res, error.status, body),
     }),
   );
   return app;

@@ -1,0 +1,271 @@
+/**
+ * The API design: every request and response representation of the seed,
+ * declared once. Requests are validated with these schemas, responses are
+ * shaped by them, and the OpenAPI document is generated from them.
+ */
+import { z } from './zod-openapi';
+
+export const CATEGORIES = [
+  'Active',
+  'Adopted',
+  'Archived',
+  'At-Large',
+  'Early Adoption',
+  'Emeritus',
+  'Graduated',
+  'Growth',
+  'Idle',
+  'Impact',
+  'Incubating',
+  'Neutral-2',
+  'Mature',
+  'Pre-NEUTRAL',
+  'Sandbox',
+  'SIG',
+  'Standards',
+  'TAC',
+  'Working Group',
+  'TAG',
+  'NONE',
+] as const;
+
+export const STAGES = [
+  'Formation - Exploratory',
+  'Formation - Engaged',
+  'Active',
+  'Archived',
+  'Formation - On Hold',
+  'Formation - Disengaged',
+  'Formation - Confidential',
+  'Prospect',
+] as const;
+
+export const LEGAL_ENTITY_TYPES = [
+  'Subproject',
+  'Incorporated Entity',
+  'Series LLC',
+  'Unofficial Subproject',
+  'Internal Allocation',
+  'None',
+] as const;
+
+export const FUNDING_MODELS = ['Crowdfunding', 'Membership', 'Alternate Funding'] as const;
+
+// Spelled exactly as the seed, so the 400 message quotes the seed's pattern.
+// eslint-disable-next-line no-useless-escape
+export const SLUG_PATTERN = /^[a-z][a-z0-9_\-]*[a-z0-9]$/;
+
+// The formats, as plain predicates so that "" can be allowed beside them.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+// Same rule as ajv-formats' "email", so what we accept the document accepts.
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function isAbsoluteUri(value: string): boolean {
+  // An absolute URI has a scheme; URL.canParse alone accepts nothing relative either.
+  return /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(value) && URL.canParse(value);
+}
+
+const FORMAT_CHECKS = {
+  uuid: (value: string) => UUID.test(value),
+  date: isCalendarDate,
+  uri: isAbsoluteUri,
+  email: (value: string) => EMAIL.test(value),
+} as const;
+
+type FormatName = keyof typeof FORMAT_CHECKS;
+
+/** A string in `format`; with `allowEmpty`, `""` (never set) too. */
+function formatted(format: FormatName, options: { allowEmpty: boolean; description: string }) {
+  const check = FORMAT_CHECKS[format];
+  const schema = z.string().superRefine((value, context) => {
+    if (options.allowEmpty && value === '') return;
+    if (!check(value)) {
+      // An invalid_format issue, so the error message reads "must be a valid <format>".
+      context.addIssue({ code: 'invalid_format', format, input: value, message: `must be a valid ${format}` } as never);
+    }
+  });
+  return options.allowEmpty
+    ? schema.openapi({ description: options.description, anyOf: [{ format }, { const: '' }] } as never)
+    : schema.openapi({ description: options.description, format });
+}
+
+const uriOrEmpty = (description: string) => formatted('uri', { allowEmpty: true, description });
+const dateOrEmpty = (description: string) => formatted('date', { allowEmpty: true, description });
+
+/** An enum whose unset value is "": a client can PUT back what it GETs. */
+function enumOrEmpty<const Values extends readonly [string, ...string[]]>(values: Values, description: string) {
+  return z.enum([...values, ''] as unknown as [...Values, '']).openapi({ description });
+}
+
+export const UserInfo = z
+  .object({
+    avatar: formatted('uri', { allowEmpty: true, description: 'avatar URL of the user' }),
+    email: formatted('email', { allowEmpty: true, description: 'email address of the user' }),
+    name: z.string().openapi({ description: 'full name of the user' }),
+    username: z.string().openapi({ description: 'login name of the user' }),
+  })
+  .openapi('UserInfo', { description: 'User information' });
+export type UserInfo = z.infer<typeof UserInfo>;
+
+/** UserInfo in requests: every field optional, missing ones become "". */
+const UserInfoInput = z.object({
+  avatar: UserInfo.shape.avatar.default(''),
+  email: UserInfo.shape.email.default(''),
+  name: z.string().default(''),
+  username: z.string().default(''),
+});
+
+/** The common project fields, as responses carry them (always present). */
+const commonFields = {
+  autojoin_enabled: z.boolean().openapi({ description: 'whether autojoin is enabled' }),
+  category: enumOrEmpty(CATEGORIES, 'project category'),
+  charter_url: uriOrEmpty('charter document'),
+  description: z.string().openapi({ description: 'project description' }),
+  entity_dissolution_date: dateOrEmpty('date the project entity was dissolved'),
+  entity_formation_document_url: uriOrEmpty('entity formation document'),
+  formation_date: dateOrEmpty('date the project was formed'),
+  funding_model: z.array(z.enum(FUNDING_MODELS)).openapi({ description: 'funding models' }),
+  is_foundation: z.boolean().openapi({ description: 'whether the project is a foundation' }),
+  legal_entity_name: z.string().openapi({ description: 'legal entity name' }),
+  legal_entity_type: enumOrEmpty(LEGAL_ENTITY_TYPES, 'legal entity type'),
+  legal_parent_uid: formatted('uuid', { allowEmpty: true, description: 'legal parent entity; empty when none' }),
+  logo_url: uriOrEmpty('logo'),
+  name: z.string().openapi({ description: 'display name of the project' }),
+  // Empty only for the root project.
+  parent_uid: formatted('uuid', { allowEmpty: true, description: 'parent project; empty for the root project' }),
+  public: z.boolean().openapi({ description: 'whether the project is public' }),
+  repository_url: uriOrEmpty('repository'),
+  slug: z.string().regex(SLUG_PATTERN).openapi({ description: 'short slugified name' }),
+  stage: enumOrEmpty(STAGES, 'project stage'),
+  website_url: uriOrEmpty('website'),
+};
+
+const serverSetFields = {
+  uid: formatted('uuid', { allowEmpty: false, description: 'the project identifier' }),
+  created_at: z.string().openapi({ format: 'date-time' }),
+  updated_at: z.string().openapi({ format: 'date-time' }),
+};
+
+const settingsFields = {
+  announcement_date: dateOrEmpty('date the project was announced'),
+  auditors: z.array(UserInfo).openapi({ description: 'project auditors' }),
+  meeting_coordinators: z.array(UserInfo).openapi({ description: 'project meeting coordinators' }),
+  mission_statement: z.string().openapi({ description: 'mission statement' }),
+  writers: z.array(UserInfo).openapi({ description: 'project writers' }),
+};
+
+export const ProjectBase = z.object({ ...commonFields, ...serverSetFields }).openapi('ProjectBase');
+export type ProjectBase = z.infer<typeof ProjectBase>;
+
+export const ProjectFull = z.object({ ...commonFields, ...serverSetFields, ...settingsFields }).openapi('ProjectFull');
+export type ProjectFull = z.infer<typeof ProjectFull>;
+
+export const ProjectSettings = z
+  .object({ ...settingsFields, uid: serverSetFields.uid, created_at: serverSetFields.created_at, updated_at: serverSetFields.updated_at })
+  .openapi('ProjectSettings');
+export type ProjectSettings = z.infer<typeof ProjectSettings>;
+
+export const ProjectList = z
+  .object({
+    projects: z.array(ProjectFull),
+    next_page_token: z.string().optional().openapi({ description: 'cursor of the next page; absent on the last page' }),
+  })
+  .openapi('Projects');
+export type ProjectList = z.infer<typeof ProjectList>;
+
+export const ErrorBody = z
+  .object({
+    code: z.string().openapi({ description: 'the HTTP status, as a string', example: '400' }),
+    message: z.string().openapi({ description: 'what went wrong' }),
+  })
+  .openapi('Error');
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Request fields that are not required: absent means "" / false / []. */
+const optionalCommonFields = {
+  autojoin_enabled: commonFields.autojoin_enabled.default(false),
+  category: commonFields.category.default(''),
+  charter_url: commonFields.charter_url.default(''),
+  entity_dissolution_date: commonFields.entity_dissolution_date.default(''),
+  entity_formation_document_url: commonFields.entity_formation_document_url.default(''),
+  formation_date: commonFields.formation_date.default(''),
+  funding_model: commonFields.funding_model.default([]),
+  is_foundation: commonFields.is_foundation.default(false),
+  legal_entity_name: commonFields.legal_entity_name.default(''),
+  legal_entity_type: commonFields.legal_entity_type.default(''),
+  legal_parent_uid: commonFields.legal_parent_uid.default(''),
+  logo_url: commonFields.logo_url.default(''),
+  public: commonFields.public.default(false),
+  repository_url: commonFields.repository_url.default(''),
+  stage: commonFields.stage.default(''),
+  website_url: commonFields.website_url.default(''),
+};
+
+const requiredCommonFields = {
+  slug: commonFields.slug,
+  description: commonFields.description,
+  name: z.string().min(1).openapi({ description: 'display name of the project' }),
+};
+
+const optionalSettingsFields = {
+  announcement_date: settingsFields.announcement_date.default(''),
+  auditors: z.array(UserInfoInput).default([]).openapi({ description: 'project auditors' }),
+  meeting_coordinators: z.array(UserInfoInput).default([]).openapi({ description: 'project meeting coordinators' }),
+  mission_statement: settingsFields.mission_statement.default(''),
+  writers: z.array(UserInfoInput).default([]).openapi({ description: 'project writers' }),
+};
+
+// Object schemas strip unknown keys: unknown request fields are ignored.
+export const CreateProjectRequest = z
+  .object({
+    ...optionalCommonFields,
+    ...requiredCommonFields,
+    parent_uid: formatted('uuid', { allowEmpty: false, description: 'parent project' }),
+    ...optionalSettingsFields,
+  })
+  .openapi('CreateProjectRequest');
+export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
+
+export const UpdateProjectBaseRequest = z
+  .object({
+    ...optionalCommonFields,
+    ...requiredCommonFields,
+    // "" is accepted only for the root project (which has no parent); the domain checks that.
+    parent_uid: commonFields.parent_uid,
+  })
+  .openapi('UpdateProjectBaseRequest');
+export type UpdateProjectBaseRequest = z.infer<typeof UpdateProjectBaseRequest>;
+
+export const UpdateProjectSettingsRequest = z
+  .object(optionalSettingsFields)
+  .openapi('UpdateProjectSettingsRequest');
+export type UpdateProjectSettingsRequest = z.infer<typeof UpdateProjectSettingsRequest>;
+
+/** The base fields a create or update writes (everything but settings and server-set fields). */
+export type ProjectBaseFields = Omit<UpdateProjectBaseRequest, never>;
+export type ProjectSettingsFields = UpdateProjectSettingsRequest;
+
+// Query parameters and headers shared by the operations.
+export const VersionParameter = z.literal('1').optional().openapi({ description: 'version of the API; only 1' });
+export const SyncHeader = z.enum(['true', 'false']).optional().openapi({ description: 'perform the operation synchronously' });
+export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
+
+export const ListProjectsQuery = z.object({
+  v: VersionParameter,
+  page_size: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'page size, 1 to 1000' }),
+  page_token: z.string().min(1).optional().openapi({ description: 'opaque cursor from next_page_token' }),
+  parent_uid: formatted('uuid', { allowEmpty: false, description: 'only children of this project' }).optional(),
+  slug: z.string().optional().openapi({ description: 'only the project with this slug' }),
+  stage: z.enum(STAGES).optional().openapi({ description: 'only projects in this stage' }),
+  category: z.enum(CATEGORIES).optional().openapi({ description: 'only projects in this category' }),
+  public: z.enum(['true', 'false']).optional().openapi({ description: 'only public (true) or private (false) projects' }),
+});
+export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;

@@ -1,0 +1,83 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { unauthorized } from '@repo/http-errors';
+import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
+import type { Caller } from '../domain/caller';
+import type { AuthConfig } from './auth-config';
+import { JwksKeySource } from './jwks-key-source';
+
+const RSA_ALGORITHMS: Algorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+const EC_ALGORITHMS: Algorithm[] = ['ES256', 'ES384', 'ES512'];
+
+export type TokenVerifier = (token: string) => Promise<Caller>;
+
+/** The algorithms a public key can verify: pinned, so an HS256 token signed with the public key text is refused. */
+function algorithmsFor(key: KeyObject): Algorithm[] {
+  return key.asymmetricKeyType === 'ec' ? EC_ALGORITHMS : RSA_ALGORITHMS;
+}
+
+function verify(token: string, key: jwt.Secret | jwt.GetPublicKeyOrSecret, options: jwt.VerifyOptions): Promise<JwtPayload> {
+  return new Promise((resolve, reject) => {
+    jwt.verify(token, key, { ...options, complete: false }, (error, payload) => {
+      if (error) reject(error);
+      else if (typeof payload !== 'object' || payload === null) reject(new Error('token payload is not a JSON object'));
+      else resolve(payload);
+    });
+  });
+}
+
+function stringsOf(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(/[\s,]+/).filter(Boolean);
+  return Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** Builds the verifier once: keys parsed and the JWKS client (with its cache) created at start-up. */
+export function createTokenVerifier(config: AuthConfig): TokenVerifier {
+  const baseOptions: jwt.VerifyOptions = {
+    ...(config.issuer ? { issuer: config.issuer } : {}),
+    ...(config.audience ? { audience: config.audience } : {}),
+  };
+  let key: jwt.Secret | jwt.GetPublicKeyOrSecret;
+  let algorithms: Algorithm[];
+  switch (config.key.kind) {
+    case 'secret':
+      key = config.key.secret;
+      algorithms = ['HS256'];
+      break;
+    case 'public-key': {
+      const publicKey = createPublicKey(config.key.publicKeyPem);
+      key = publicKey;
+      algorithms = algorithmsFor(publicKey);
+      break;
+    }
+    case 'jwks': {
+      const keySource = new JwksKeySource(config.key.url);
+      key = (header, callback) => {
+        keySource.keyFor(header.kid).then(
+          (publicKey) => callback(null, publicKey),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
+      };
+      algorithms = [...RSA_ALGORITHMS, ...EC_ALGORITHMS];
+      break;
+    }
+  }
+  const adminPrincipals = new Set(config.adminPrincipals);
+
+  return async (token) => {
+    let claims: JwtPayload;
+    try {
+      claims = await verify(token, key, { ...baseOptions, algorithms });
+    } catch (error) {
+      // jsonwebtoken's messages ("jwt expired", "invalid signature") describe the token, never the key.
+      const reason = error instanceof Error ? error.message : 'invalid token';
+      throw unauthorized(`invalid token: ${reason}`, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    }
+    const principal = typeof claims['principal'] === 'string' && claims['principal'] !== '' ? claims['principal'] : claims.sub;
+    if (typeof principal !== 'string' || principal === '') {
+      throw unauthorized('invalid token: no principal or sub claim', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    }
+    const groups = [...stringsOf(claims['groups']), ...stringsOf(claims['roles'])];
+    const isAdmin = adminPrincipals.has(principal) || (config.adminGroup !== undefined && groups.includes(config.adminGroup));
+    return { principal, isAdmin };
+  };
+}

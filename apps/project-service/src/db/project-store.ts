@@ -1,0 +1,314 @@
+import type {
+  CreateProjectRequest,
+  ProjectBase,
+  ProjectFull,
+  ProjectSettings,
+  UpdateProjectBaseRequest,
+  UpdateProjectSettingsRequest,
+  UserInfo,
+} from '../api/project-schemas';
+import type { ChainMembership } from '../domain/access';
+import type { Caller } from '../domain/caller';
+import type {
+  AllowedRevisions,
+  DeleteOutcome,
+  ListCursor,
+  ListFilter,
+  ProjectStore,
+  StoredProject,
+  WriteOutcome,
+} from '../domain/project-store';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { isForeignKeyViolation, isUniqueViolation } from './database-errors';
+
+const MEMBER_ROLES = { writers: 'writer', auditors: 'auditor', meeting_coordinators: 'meeting_coordinator' } as const;
+type MemberList = keyof typeof MEMBER_ROLES;
+
+// A guard against walking forever should a cycle ever reach the table.
+const MAX_DEPTH = 1000;
+
+const withMembers = { members: { orderBy: [{ role: 'asc' as const }, { position: 'asc' as const }] } };
+type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
+
+function membersOf(row: ProjectRow, list: MemberList): UserInfo[] {
+  return row.members
+    .filter((member) => member.role === MEMBER_ROLES[list])
+    .map(({ avatar, email, name, username }) => ({ avatar, email, name, username }));
+}
+
+function toStoredProject(row: ProjectRow): StoredProject {
+  const uid = row.uid;
+  const createdAt = row.createdAt.toISOString();
+  const baseUpdatedAt = row.updatedAt.toISOString();
+  const settingsUpdatedAt = row.settingsUpdatedAt.toISOString();
+  const base: ProjectBase = {
+    uid,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    parent_uid: row.parentUid ?? '',
+    public: row.public,
+    is_foundation: row.isFoundation,
+    autojoin_enabled: row.autojoinEnabled,
+    category: row.category as ProjectBase['category'],
+    stage: row.stage as ProjectBase['stage'],
+    legal_entity_type: row.legalEntityType as ProjectBase['legal_entity_type'],
+    legal_entity_name: row.legalEntityName,
+    legal_parent_uid: row.legalParentUid,
+    funding_model: (row.fundingModel ?? []) as ProjectBase['funding_model'],
+    charter_url: row.charterUrl,
+    entity_formation_document_url: row.entityFormationDocumentUrl,
+    logo_url: row.logoUrl,
+    repository_url: row.repositoryUrl,
+    website_url: row.websiteUrl,
+    formation_date: row.formationDate,
+    entity_dissolution_date: row.entityDissolutionDate,
+    created_at: createdAt,
+    updated_at: baseUpdatedAt,
+  };
+  const settings: ProjectSettings = {
+    uid,
+    announcement_date: row.announcementDate,
+    mission_statement: row.missionStatement,
+    writers: membersOf(row, 'writers'),
+    auditors: membersOf(row, 'auditors'),
+    meeting_coordinators: membersOf(row, 'meeting_coordinators'),
+    created_at: createdAt,
+    updated_at: settingsUpdatedAt,
+  };
+  const full: ProjectFull = {
+    ...base,
+    ...settings,
+    // The full representation changed when either part did.
+    updated_at: baseUpdatedAt > settingsUpdatedAt ? baseUpdatedAt : settingsUpdatedAt,
+  };
+  return {
+    uid,
+    parentUid: row.parentUid ?? undefined,
+    full,
+    base,
+    settings,
+    baseRevision: row.baseRevision,
+    settingsRevision: row.settingsRevision,
+  };
+}
+
+function baseColumns(request: UpdateProjectBaseRequest) {
+  return {
+    slug: request.slug,
+    name: request.name,
+    description: request.description,
+    public: request.public,
+    isFoundation: request.is_foundation,
+    autojoinEnabled: request.autojoin_enabled,
+    category: request.category,
+    stage: request.stage,
+    legalEntityType: request.legal_entity_type,
+    legalEntityName: request.legal_entity_name,
+    legalParentUid: request.legal_parent_uid,
+    fundingModel: request.funding_model,
+    charterUrl: request.charter_url,
+    entityFormationDocumentUrl: request.entity_formation_document_url,
+    logoUrl: request.logo_url,
+    repositoryUrl: request.repository_url,
+    websiteUrl: request.website_url,
+    formationDate: request.formation_date,
+    entityDissolutionDate: request.entity_dissolution_date,
+  };
+}
+
+function memberRows(request: UpdateProjectSettingsRequest) {
+  return (Object.keys(MEMBER_ROLES) as MemberList[]).flatMap((list) =>
+    request[list].map((user, position) => ({ role: MEMBER_ROLES[list], position, ...user })),
+  );
+}
+
+function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefined {
+  return allowed === undefined ? undefined : { in: allowed };
+}
+
+interface MembershipRow {
+  found: bigint | number;
+  is_root: boolean | null;
+  is_public: boolean | null;
+  writer_of_chain: boolean | null;
+  writer_of_ancestors: boolean | null;
+  auditor_of_chain: boolean | null;
+}
+
+/** The Prisma implementation of the domain's ProjectStore. */
+export class PrismaProjectStore implements ProjectStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async membership(uid: string, principal: string): Promise<ChainMembership | undefined> {
+    // The whole ancestor chain and the caller's roles along it, in one statement.
+    const rows = await this.prisma.$queryRaw<MembershipRow[]>`
+      WITH RECURSIVE chain AS (
+        SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
+        UNION ALL
+        SELECT p.uid, p.parent_uid, p.public, c.depth + 1
+        FROM projects p JOIN chain c ON p.uid = c.parent_uid
+        WHERE c.depth < ${MAX_DEPTH}
+      )
+      SELECT
+        count(*) AS found,
+        bool_or(c.depth = 0 AND c.parent_uid IS NULL) AS is_root,
+        bool_or(c.depth = 0 AND c.public) AS is_public,
+        coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
+        coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
+        coalesce(bool_or(m.role = 'auditor'), false) AS auditor_of_chain
+      FROM chain c
+      LEFT JOIN project_members m
+        ON m.project_uid = c.uid AND m.username = ${principal} AND m.role IN ('writer', 'auditor')`;
+    const row = rows[0];
+    if (!row || Number(row.found) === 0) return undefined;
+    return {
+      isRoot: row.is_root === true,
+      isPublic: row.is_public === true,
+      writerOfChain: row.writer_of_chain === true,
+      writerOfAncestors: row.writer_of_ancestors === true,
+      auditorOfChain: row.auditor_of_chain === true,
+    };
+  }
+
+  async find(uid: string): Promise<StoredProject | undefined> {
+    const row = await this.prisma.project.findUnique({ where: { uid }, include: withMembers });
+    return row ? toStoredProject(row) : undefined;
+  }
+
+  async isWithinSubtree(uid: string, ancestorUid: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<{ within: boolean }[]>`
+      WITH RECURSIVE chain AS (
+        SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
+        UNION ALL
+        SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
+        WHERE c.depth < ${MAX_DEPTH}
+      )
+      SELECT EXISTS (SELECT 1 FROM chain WHERE uid = ${ancestorUid}::uuid) AS within`;
+    return rows[0]?.within === true;
+  }
+
+  async create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>> {
+    try {
+      const row = await this.prisma.project.create({
+        data: {
+          ...baseColumns(request),
+          parentUid: request.parent_uid,
+          announcementDate: request.announcement_date,
+          missionStatement: request.mission_statement,
+          members: { create: memberRows(request) },
+        },
+        include: withMembers,
+      });
+      return { kind: 'written', value: toStoredProject(row) };
+    } catch (error) {
+      return constraintOutcome(error);
+    }
+  }
+
+  async updateBase(uid: string, request: UpdateProjectBaseRequest, allowed: AllowedRevisions): Promise<WriteOutcome<StoredProject>> {
+    try {
+      // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
+      const { count } = await this.prisma.project.updateMany({
+        where: { uid, baseRevision: revisionCondition(allowed) },
+        data: {
+          ...baseColumns(request),
+          // The root keeps its empty parent; the domain refuses to move it.
+          ...(request.parent_uid === '' ? {} : { parentUid: request.parent_uid }),
+          baseRevision: { increment: 1 },
+          updatedAt: new Date(),
+        },
+      });
+      return this.afterConditionalWrite(uid, count);
+    } catch (error) {
+      return constraintOutcome(error);
+    }
+  }
+
+  async updateSettings(
+    uid: string,
+    request: UpdateProjectSettingsRequest,
+    allowed: AllowedRevisions,
+  ): Promise<WriteOutcome<StoredProject>> {
+    const count = await this.prisma.$transaction(async (transaction) => {
+      // The conditional UPDATE locks the row, so a concurrent writer with the same
+      // If-Match waits, then sees the new revision and updates nothing.
+      const { count: updated } = await transaction.project.updateMany({
+        where: { uid, settingsRevision: revisionCondition(allowed) },
+        data: {
+          announcementDate: request.announcement_date,
+          missionStatement: request.mission_statement,
+          settingsRevision: { increment: 1 },
+          settingsUpdatedAt: new Date(),
+        },
+      });
+      if (updated === 0) return 0;
+      await transaction.projectMember.deleteMany({ where: { projectUid: uid } });
+      await transaction.projectMember.createMany({ data: memberRows(request).map((member) => ({ projectUid: uid, ...member })) });
+      return updated;
+    });
+    return this.afterConditionalWrite(uid, count);
+  }
+
+  private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<StoredProject>> {
+    const project = await this.find(uid);
+    if (!project) return { kind: 'missing' };
+    return count === 0 ? { kind: 'stale' } : { kind: 'written', value: project };
+  }
+
+  async delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome> {
+    try {
+      const { count } = await this.prisma.project.deleteMany({ where: { uid, baseRevision: revisionCondition(allowed) } });
+      if (count > 0) return { kind: 'deleted' };
+      return (await this.prisma.project.count({ where: { uid } })) > 0 ? { kind: 'stale' } : { kind: 'missing' };
+    } catch (error) {
+      // The parent foreign key is ON DELETE RESTRICT: children block the delete.
+      if (isForeignKeyViolation(error)) return { kind: 'has-children' };
+      throw error;
+    }
+  }
+
+  async listVisible(caller: Caller, filter: ListFilter, cursor: ListCursor | undefined, limit: number): Promise<ProjectFull[]> {
+    const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+    if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
+    if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
+    if (filter.slug !== undefined) conditions.push(Prisma.sql`p.slug = ${filter.slug}`);
+    if (filter.stage !== undefined) conditions.push(Prisma.sql`p.stage = ${filter.stage}`);
+    if (filter.category !== undefined) conditions.push(Prisma.sql`p.category = ${filter.category}`);
+    if (filter.public !== undefined) conditions.push(Prisma.sql`p.public = ${filter.public}`);
+    if (cursor) {
+      // Keyset pagination in the list order; "C" collation makes the order identical on every server.
+      conditions.push(
+        Prisma.sql`(p.name COLLATE "C" > ${cursor.name} COLLATE "C" OR (p.name = ${cursor.name} AND p.uid > ${cursor.uid}::uuid))`,
+      );
+    }
+    // `granted`: the projects where the caller is a writer or auditor, and all their
+    // descendants (roles flow down). Viewer = public or in granted: the SQL form of accessOf().view.
+    const rows = await this.prisma.$queryRaw<{ uid: string }[]>`
+      WITH RECURSIVE granted AS (
+        SELECT project_uid AS uid FROM project_members
+        WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
+        UNION
+        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
+      )
+      SELECT p.uid::text AS uid FROM projects p
+      WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY p.name COLLATE "C", p.uid
+      LIMIT ${limit}`;
+    if (rows.length === 0) return [];
+    const uids = rows.map((row) => row.uid);
+    const projects = await this.prisma.project.findMany({ where: { uid: { in: uids } }, include: withMembers });
+    const byUid = new Map(projects.map((row) => [row.uid, row]));
+    // A row deleted between the two queries is simply left out.
+    return uids.flatMap((uid) => {
+      const row = byUid.get(uid);
+      return row ? [toStoredProject(row).full] : [];
+    });
+  }
+}
+
+function constraintOutcome(error: unknown): WriteOutcome<never> {
+  if (isUniqueViolation(error)) return { kind: 'slug-taken' };
+  if (isForeignKeyViolation(error)) return { kind: 'parent-missing' };
+  throw error;
+}

@@ -1,0 +1,139 @@
+import { badRequest, conflict, forbidden, preconditionFailed } from '@repo/http-errors';
+import type {
+  CreateProjectRequest,
+  ProjectFull,
+  UpdateProjectBaseRequest,
+  UpdateProjectSettingsRequest,
+} from '../api/project-schemas';
+import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
+import type { Caller } from './caller';
+import type { AllowedRevisions, ListCursor, ListFilter, ProjectStore, StoredProject, WriteOutcome } from './project-store';
+
+export const INVALID_PARENT = 'invalid parent project';
+
+/** The use cases of the seed's seven operations, over plain data. */
+export class ProjectService {
+  constructor(private readonly store: ProjectStore) {}
+
+  private async accessTo(caller: Caller, uid: string): Promise<ProjectAccess | undefined> {
+    const membership = await this.store.membership(uid, caller.principal);
+    return membership && accessOf(caller, membership);
+  }
+
+  private async found(uid: string): Promise<StoredProject> {
+    const project = await this.store.find(uid);
+    if (!project) throw projectNotFound();
+    return project;
+  }
+
+  async getBase(caller: Caller, uid: string): Promise<StoredProject> {
+    requireRight(await this.accessTo(caller, uid), 'view', 'view this project');
+    return this.found(uid);
+  }
+
+  async getSettings(caller: Caller, uid: string): Promise<StoredProject> {
+    requireRight(await this.accessTo(caller, uid), 'audit', "view this project's settings");
+    return this.found(uid);
+  }
+
+  async create(caller: Caller, request: CreateProjectRequest): Promise<StoredProject> {
+    await this.requireWritableParent(caller, request.parent_uid, 'create a project under this parent');
+    return written(await this.store.create(request));
+  }
+
+  async updateBase(caller: Caller, uid: string, request: UpdateProjectBaseRequest, allowed: AllowedRevisions): Promise<StoredProject> {
+    requireRight(await this.accessTo(caller, uid), 'write', 'update this project');
+    const current = await this.found(uid);
+    await this.checkNewParent(caller, current, request.parent_uid);
+    return written(await this.store.updateBase(uid, request, allowed));
+  }
+
+  /** The hierarchy rules of a re-parenting: the root stays the root, no cycles, parent exists and is writable. */
+  private async checkNewParent(caller: Caller, current: StoredProject, parentUid: string): Promise<void> {
+    if (current.parentUid === undefined) {
+      if (parentUid !== '') throw badRequest('the root project cannot be moved');
+      return;
+    }
+    if (parentUid === '') throw badRequest('parent_uid: must be a valid uuid');
+    if (parentUid === current.parentUid) return;
+    await this.requireWritableParent(caller, parentUid, 'move a project under this parent');
+    if (await this.store.isWithinSubtree(parentUid, current.uid)) {
+      throw badRequest('parent_uid: a project cannot be moved under itself or its descendants');
+    }
+  }
+
+  /** The spec: a missing parent is 400, an existing parent the caller may not write is 403. */
+  private async requireWritableParent(caller: Caller, parentUid: string, action: string): Promise<void> {
+    const parentAccess = await this.accessTo(caller, parentUid);
+    if (!parentAccess) throw badRequest(INVALID_PARENT);
+    if (!parentAccess.write) throw forbidden(`not allowed to ${action}`);
+  }
+
+  async delete(caller: Caller, uid: string, allowed: AllowedRevisions): Promise<void> {
+    const access = await this.accessTo(caller, uid);
+    requireRight(access, 'writeParent', 'delete this project');
+    const current = await this.found(uid);
+    if (current.parentUid === undefined) throw badRequest('the root project cannot be deleted');
+    const outcome = await this.store.delete(uid, allowed);
+    switch (outcome.kind) {
+      case 'deleted':
+        return;
+      case 'missing':
+        throw projectNotFound();
+      case 'stale':
+        throw staleRevision();
+      case 'has-children':
+        throw conflict('the project still has child projects');
+    }
+  }
+
+
+  async updateSettings(caller: Caller, uid: string, request: UpdateProjectSettingsRequest, allowed: AllowedRevisions): Promise<StoredProject> {
+    requireRight(await this.accessTo(caller, uid), 'write', "update this project's settings");
+    return written(await this.store.updateSettings(uid, request, allowed));
+  }
+
+  /** Pages of the projects the caller may view, in list order, from `after` on. */
+  async *listVisible(caller: Caller, filter: ListFilter, after: ListCursor | undefined, batchSize: number): AsyncGenerator<ProjectFull[]> {
+    let cursor = after;
+    for (;;) {
+      const batch = await this.store.listVisible(caller, filter, cursor, batchSize);
+      if (batch.length > 0) yield batch;
+      const last = batch.at(-1);
+      if (batch.length < batchSize || !last) return;
+      cursor = { name: last.name, uid: last.uid };
+    }
+  }
+
+  async listPage(
+    caller: Caller,
+    filter: ListFilter,
+    after: ListCursor | undefined,
+    pageSize: number,
+  ): Promise<{ projects: ProjectFull[]; next: ListCursor | undefined }> {
+    // One extra row tells whether another page follows, without a count query.
+    const rows = await this.store.listVisible(caller, filter, after, pageSize + 1);
+    const projects = rows.slice(0, pageSize);
+    const last = projects.at(-1);
+    return { projects, next: rows.length > pageSize && last ? { name: last.name, uid: last.uid } : undefined };
+  }
+}
+
+function staleRevision() {
+  return preconditionFailed('the resource was changed: If-Match does not match the current ETag');
+}
+
+function written<T>(outcome: WriteOutcome<T>): T {
+  switch (outcome.kind) {
+    case 'written':
+      return outcome.value;
+    case 'missing':
+      throw projectNotFound();
+    case 'stale':
+      throw staleRevision();
+    case 'slug-taken':
+      throw conflict('slug: a project with this slug already exists');
+    case 'parent-missing':
+      throw badRequest(INVALID_PARENT);
+  }
+}

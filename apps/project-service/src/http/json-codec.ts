@@ -1,0 +1,28 @@
+import { badRequest } from '@repo/http-errors';
+import type { BodyCodec } from './body-codecs';
+
+export const jsonCodec: BodyCodec = {
+  mediaTypes: ['application/json'],
+  decode(body) {
+    try {
+      return JSON.parse(body.toString('utf8')) as unknown;
+    } catch {
+      // JSON.parse messages quote the body: never echo them.
+      throw badRequest('malformed request body: not valid JSON');
+    }
+  },
+  encode(_name, value) {
+    return JSON.stringify(value);
+  },
+  async encodeListStream(_name, field, batches, write) {
+    await write(`{${JSON.stringify(field)}:[`);
+    let first = true;
+    for await (const batch of batches) {
+      const pieces = batch.map((item) => JSON.stringify(item));
+      if (pieces.length === 0) continue;
+      await write(`${first ? '' : ','}${pieces.join(',')}`);
+      first = false;
+    }
+    await write(']}');
+  },
+};

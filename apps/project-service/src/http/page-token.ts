@@ -1,0 +1,22 @@
+import { badRequest } from '@repo/http-errors';
+import type { ListCursor } from '../domain/project-store';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Opaque to clients: base64url of the last row's (name, uid). */
+export function encodePageToken(cursor: ListCursor): string {
+  return Buffer.from(JSON.stringify([cursor.name, cursor.uid]), 'utf8').toString('base64url');
+}
+
+export function decodePageToken(token: string): ListCursor {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [name, uid] = decoded as unknown[];
+      if (typeof name === 'string' && typeof uid === 'string' && UUID.test(uid)) return { name, uid };
+    }
+  } catch {
+    // fall through: any undecodable token is the same client error
+  }
+  throw badRequest('page_token: is not a token this service issued');
+}
