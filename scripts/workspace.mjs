@@ -8,8 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pinnedPnpm = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-  .packageManager.split('@')[1];
+const pinnedPnpm = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).packageManager.split(
+  '@',
+)[1];
 const toolsDir = path.join(root, '.tools');
 const toolsBin = path.join(toolsDir, 'node_modules', '.bin');
 
@@ -40,7 +41,16 @@ function ensurePnpm() {
   // Install the exact pinned pnpm into a project-local folder: no global
   // install (which may need root) and no corepack (its signature check fails here).
   console.log(`> installing pnpm ${pinnedPnpm} into .tools/`);
-  run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pinnedPnpm}`]);
+  run('npm', [
+    'install',
+    '--prefix',
+    toolsDir,
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `pnpm@${pinnedPnpm}`,
+  ]);
   if (pnpmVersionOnPath() !== pinnedPnpm) {
     console.error(`pnpm ${pinnedPnpm} could not be installed`);
     process.exit(1);

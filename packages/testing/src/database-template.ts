@@ -16,7 +16,10 @@ const templateVariable = 'TEST_DATABASE_TEMPLATE';
 
 /** PostgreSQL identifiers we create: lower case, digits and _, at most 63 bytes. */
 export function databaseName(prefix: string): string {
-  return `${prefix.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`.slice(0, 63);
+  return `${prefix.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`.slice(
+    0,
+    63,
+  );
 }
 
 export function withDatabase(url: string, database: string): string {
@@ -41,7 +44,10 @@ export async function withAdminClient<T>(url: string, task: (client: Client) => 
  * PostgreSQL template database; otherwise a PGlite data-directory snapshot.
  * The location reaches the test workers through an environment variable.
  */
-export async function prepareDatabaseTemplate(options: { name: string; migrate: MigrateFunction }): Promise<void> {
+export async function prepareDatabaseTemplate(options: {
+  name: string;
+  migrate: MigrateFunction;
+}): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const template = databaseName(`tmpl_${options.name}`);
@@ -68,17 +74,23 @@ export async function dropDatabaseTemplate(): Promise<void> {
   const template = process.env[templateVariable];
   const serverUrl = process.env.DATABASE_URL;
   if (template && serverUrl) {
-    await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`));
+    await withAdminClient(serverUrl, (client) =>
+      client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`),
+    );
   }
   const snapshot = process.env[snapshotVariable];
   if (snapshot) await rm(path.dirname(snapshot), { recursive: true, force: true });
 }
 
-export function templateLocation(): { kind: 'postgres'; serverUrl: string; template: string } | { kind: 'pglite'; snapshot?: string } {
+export function templateLocation():
+  { kind: 'postgres'; serverUrl: string; template: string } | { kind: 'pglite'; snapshot?: string } {
   const serverUrl = process.env.DATABASE_URL;
   const template = process.env[templateVariable];
   if (serverUrl) {
-    if (!template) throw new Error('DATABASE_URL is set but no template database was prepared: is globalSetup configured?');
+    if (!template)
+      throw new Error(
+        'DATABASE_URL is set but no template database was prepared: is globalSetup configured?',
+      );
     return { kind: 'postgres', serverUrl, template };
   }
   return { kind: 'pglite', snapshot: process.env[snapshotVariable] };

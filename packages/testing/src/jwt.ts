@@ -13,7 +13,12 @@ export function signTestToken(
 ): string {
   const secret = key.algorithm === 'HS256' ? key.secret : key.privateKey;
   const keyid = key.algorithm === 'HS256' ? undefined : key.keyId;
-  return jwt.sign(claims, secret, { algorithm: key.algorithm, expiresIn: '5m', ...(keyid ? { keyid } : {}), ...options });
+  return jwt.sign(claims, secret, {
+    algorithm: key.algorithm,
+    expiresIn: '5m',
+    ...(keyid ? { keyid } : {}),
+    ...options,
+  });
 }
 
 /** A fresh RSA key pair in PEM, for tests of public-key verification. */

@@ -27,7 +27,8 @@ export interface TestApp {
  * afterwards so Jest exits without --forceExit.
  */
 export function useTestApp(createApp: TestAppFactory): TestApp {
-  let state: { database: TestDatabase; instance: TestAppInstance; server: http.Server; baseUrl: string } | undefined;
+  let state:
+    { database: TestDatabase; instance: TestAppInstance; server: http.Server; baseUrl: string } | undefined;
 
   beforeAll(async () => {
     const database = await createTestDatabase();
@@ -42,7 +43,9 @@ export function useTestApp(createApp: TestAppFactory): TestApp {
     if (!state) return;
     const { server, instance, database } = state;
     server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
     await instance.close();
     await database.drop();
     state = undefined;

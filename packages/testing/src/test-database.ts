@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { databaseName, templateLocation, withAdminClient, withDatabase, type TestDatabaseSource } from './database-template';
+import {
+  databaseName,
+  templateLocation,
+  withAdminClient,
+  withDatabase,
+  type TestDatabaseSource,
+} from './database-template';
 
 export interface TestDatabase {
   source: TestDatabaseSource;

@@ -6,7 +6,10 @@ export async function migrateNotes(source: TestDatabaseSource): Promise<void> {
   await runSql(source, 'CREATE TABLE notes (id serial PRIMARY KEY, text text NOT NULL)');
 }
 
-export async function runSql<T = Record<string, unknown>>(source: TestDatabaseSource, sql: string): Promise<T[]> {
+export async function runSql<T = Record<string, unknown>>(
+  source: TestDatabaseSource,
+  sql: string,
+): Promise<T[]> {
   if (source.kind === 'pglite') return (await source.pglite.query<T>(sql)).rows;
   const client = new Client({ connectionString: source.url });
   await client.connect();
