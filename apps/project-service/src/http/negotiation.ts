@@ -93,7 +93,14 @@ export async function streamListRepresentation(
   async function* all(): AsyncGenerator<unknown[]> {
     if (first.done) return;
     yield first.value;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    for (;;) {
+      // Give the event loop a turn between batches: embedded PGlite runs its queries on this
+      // thread, and without I/O turns nothing would reach the socket until the last batch.
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
   }
   res.status(200).setHeader('Content-Type', contentTypeOf(codec));
   try {
