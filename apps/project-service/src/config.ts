@@ -48,7 +48,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const configuredKeys: VerificationKey[] = [
     ...(env.JWKS_URL ? [{ kind: 'jwks' as const, url: env.JWKS_URL }] : []),
     // Environments often carry PEM newlines escaped as \n.
-    ...(env.JWT_PUBLIC_KEY ? [{ kind: 'public-key' as const, publicKeyPem: env.JWT_PUBLIC_KEY.replace(/\\n/g, '\n') }] : []),
+    ...(env.JWT_PUBLIC_KEY
+      ? [{ kind: 'public-key' as const, publicKeyPem: env.JWT_PUBLIC_KEY.replace(/\\n/g, '\n') }]
+      : []),
     ...(env.JWT_SECRET ? [{ kind: 'secret' as const, secret: env.JWT_SECRET }] : []),
   ];
   if (configuredKeys.length > 1) {
@@ -59,7 +61,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       'refusing to start: NODE_ENV=production but no token verification key is configured; set JWKS_URL, JWT_PUBLIC_KEY or JWT_SECRET',
     );
   }
-  const adminPrincipals = env.ADMIN_PRINCIPALS.split(',').map((principal) => principal.trim()).filter(Boolean);
+  const adminPrincipals = env.ADMIN_PRINCIPALS.split(',')
+    .map((principal) => principal.trim())
+    .filter(Boolean);
   // Development without a key: a random secret for this run, and its admin listed as such.
   const developmentSecret = configuredKeys.length === 0 ? randomBytes(32).toString('base64url') : undefined;
   const key = configuredKeys[0] ?? { kind: 'secret' as const, secret: developmentSecret ?? '' };

@@ -33,8 +33,12 @@ async function main(): Promise<void> {
       // Development only (never in production, see config.ts): a secret made up for this run, so
       // this token dies with the process. Printed to stdout for the developer, not to the log stream.
       const token = mintToken(config.developmentSecret, { principal: DEVELOPMENT_ADMIN });
-      logger.warn('no JWKS_URL, JWT_PUBLIC_KEY or JWT_SECRET configured: verifying tokens with a generated development secret');
-      console.log(`\nDevelopment admin token (principal ${DEVELOPMENT_ADMIN}, valid 12h, this run only):\n\n  export TOKEN=${token}\n`);
+      logger.warn(
+        'no JWKS_URL, JWT_PUBLIC_KEY or JWT_SECRET configured: verifying tokens with a generated development secret',
+      );
+      console.log(
+        `\nDevelopment admin token (principal ${DEVELOPMENT_ADMIN}, valid 12h, this run only):\n\n  export TOKEN=${token}\n`,
+      );
     }
   });
 }

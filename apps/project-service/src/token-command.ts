@@ -12,7 +12,9 @@ function main(): void {
   });
   const secret = process.env.JWT_SECRET;
   if (!values.principal || !secret) {
-    console.error('usage: JWT_SECRET=<the service secret> pnpm run token --principal <name> [--admin] [--expires-in 12h]');
+    console.error(
+      'usage: JWT_SECRET=<the service secret> pnpm run token --principal <name> [--admin] [--expires-in 12h]',
+    );
     process.exit(2);
   }
   // --admin puts the caller in the admin group the service is configured with.

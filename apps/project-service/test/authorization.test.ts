@@ -24,7 +24,13 @@ let org: string;
 let pub: string;
 beforeAll(async () => {
   root = await rootUid(service);
-  org = (await createProject(service, { parent_uid: root, writers: [{ username: 'wanda' }], auditors: [{ username: 'otto' }] })).uid;
+  org = (
+    await createProject(service, {
+      parent_uid: root,
+      writers: [{ username: 'wanda' }],
+      auditors: [{ username: 'otto' }],
+    })
+  ).uid;
   pub = (await createProject(service, { parent_uid: root, public: true })).uid;
 });
 
@@ -39,7 +45,8 @@ const withToken = <T extends { set(name: string, value: string): T }>(request: T
   token === '' ? request : request.set('Authorization', token);
 
 const operations: Record<string, Operation> = {
-  'get base': async (token, target) => (await withToken(service.request.get(`/projects/${target.uid}`), token)).status,
+  'get base': async (token, target) =>
+    (await withToken(service.request.get(`/projects/${target.uid}`), token)).status,
   'get settings': async (token, target) =>
     (await withToken(service.request.get(`/projects/${target.uid}/settings`), token)).status,
   'update base': async (token, target) =>
@@ -52,8 +59,13 @@ const operations: Record<string, Operation> = {
       })
     ).status,
   'update settings': async (token, target) =>
-    (await withToken(service.request.put(`/projects/${target.uid}/settings`), token).send({ writers: [{ username: 'cwen' }] })).status,
-  delete: async (token, target) => (await withToken(service.request.delete(`/projects/${target.uid}`), token)).status,
+    (
+      await withToken(service.request.put(`/projects/${target.uid}/settings`), token).send({
+        writers: [{ username: 'cwen' }],
+      })
+    ).status,
+  delete: async (token, target) =>
+    (await withToken(service.request.delete(`/projects/${target.uid}`), token)).status,
   'create under it': async (token, target) =>
     (
       await withToken(service.request.post('/projects'), token).send({
@@ -67,18 +79,62 @@ const operations: Record<string, Operation> = {
 
 // Expected status per operation on a private child of org, by actor.
 const onPrivateChild: Record<string, Record<Actor, number>> = {
-  'get base': { admin: 200, 'admin by group claim': 200, 'writer of the project': 200, 'inherited writer': 200, 'inherited auditor': 200, stranger: 404 },
-  'get settings': { admin: 200, 'admin by group claim': 200, 'writer of the project': 200, 'inherited writer': 200, 'inherited auditor': 200, stranger: 404 },
-  'update base': { admin: 200, 'admin by group claim': 200, 'writer of the project': 200, 'inherited writer': 200, 'inherited auditor': 403, stranger: 404 },
-  'update settings': { admin: 200, 'admin by group claim': 200, 'writer of the project': 200, 'inherited writer': 200, 'inherited auditor': 403, stranger: 404 },
+  'get base': {
+    admin: 200,
+    'admin by group claim': 200,
+    'writer of the project': 200,
+    'inherited writer': 200,
+    'inherited auditor': 200,
+    stranger: 404,
+  },
+  'get settings': {
+    admin: 200,
+    'admin by group claim': 200,
+    'writer of the project': 200,
+    'inherited writer': 200,
+    'inherited auditor': 200,
+    stranger: 404,
+  },
+  'update base': {
+    admin: 200,
+    'admin by group claim': 200,
+    'writer of the project': 200,
+    'inherited writer': 200,
+    'inherited auditor': 403,
+    stranger: 404,
+  },
+  'update settings': {
+    admin: 200,
+    'admin by group claim': 200,
+    'writer of the project': 200,
+    'inherited writer': 200,
+    'inherited auditor': 403,
+    stranger: 404,
+  },
   // Delete needs the writer of the parent (the owner) or an admin.
-  delete: { admin: 204, 'admin by group claim': 204, 'writer of the project': 403, 'inherited writer': 204, 'inherited auditor': 403, stranger: 404 },
+  delete: {
+    admin: 204,
+    'admin by group claim': 204,
+    'writer of the project': 403,
+    'inherited writer': 204,
+    'inherited auditor': 403,
+    stranger: 404,
+  },
   // Create needs the writer of the parent; a parent the caller may not write is 403.
-  'create under it': { admin: 201, 'admin by group claim': 201, 'writer of the project': 201, 'inherited writer': 201, 'inherited auditor': 403, stranger: 403 },
+  'create under it': {
+    admin: 201,
+    'admin by group claim': 201,
+    'writer of the project': 201,
+    'inherited writer': 201,
+    'inherited auditor': 403,
+    stranger: 403,
+  },
 };
 
 const cases = Object.entries(onPrivateChild).flatMap(([operation, byActor]) =>
-  (Object.entries(byActor) as [Actor, number][]).map(([actor, status]) => [operation, actor, status] as const),
+  (Object.entries(byActor) as [Actor, number][]).map(
+    ([actor, status]) => [operation, actor, status] as const,
+  ),
 );
 
 describe('authorization on a private project', () => {
@@ -98,7 +154,9 @@ describe('authorization on a public project for a caller with no role', () => {
     ['create under it', 403],
   ] as const)('%s answers %i', async (operation, status) => {
     const target = await createProject(service, { parent_uid: pub, public: true });
-    expect(await operations[operation]!(bearer('sam'), { uid: target.uid, slug: target.slug, parent: pub })).toBe(status);
+    expect(
+      await operations[operation]!(bearer('sam'), { uid: target.uid, slug: target.slug, parent: pub }),
+    ).toBe(status);
   });
 
   it('lets a stranger read a public project whose parent is private', async () => {
@@ -135,13 +193,22 @@ describe('authentication', () => {
 
   it('accepts a bare token without the Bearer prefix', async () => {
     const target = await freshChild();
-    await service.request.get(`/projects/${target.uid}`).set('Authorization', admin().replace('Bearer ', '')).expect(200);
+    await service.request
+      .get(`/projects/${target.uid}`)
+      .set('Authorization', admin().replace('Bearer ', ''))
+      .expect(200);
   });
 
   it('takes the caller from sub when there is no principal claim', async () => {
     const target = await freshChild();
-    const token = signTestToken({ sub: 'wanda' }, { algorithm: 'HS256', secret: 'project-service-test-secret-0123456789' });
-    await service.request.get(`/projects/${target.uid}/settings`).set('Authorization', `Bearer ${token}`).expect(200);
+    const token = signTestToken(
+      { sub: 'wanda' },
+      { algorithm: 'HS256', secret: 'project-service-test-secret-0123456789' },
+    );
+    await service.request
+      .get(`/projects/${target.uid}/settings`)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
   });
 
   it('refuses an unsigned (alg none) token', async () => {

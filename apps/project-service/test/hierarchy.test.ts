@@ -21,7 +21,10 @@ describe('the root project', () => {
   });
 
   it('cannot be deleted', async () => {
-    const response = await service.request.delete(`/projects/${root}`).set('Authorization', admin()).expect(400);
+    const response = await service.request
+      .delete(`/projects/${root}`)
+      .set('Authorization', admin())
+      .expect(400);
     expect(response.body.message).toBe('the root project cannot be deleted');
   });
 
@@ -87,7 +90,10 @@ describe('deleting in a hierarchy', () => {
   it('refuses to delete a project that still has children', async () => {
     const parent = await createProject(service, { parent_uid: root });
     const child = await createProject(service, { parent_uid: parent.uid });
-    const response = await service.request.delete(`/projects/${parent.uid}`).set('Authorization', admin()).expect(409);
+    const response = await service.request
+      .delete(`/projects/${parent.uid}`)
+      .set('Authorization', admin())
+      .expect(409);
     expect(response.body).toEqual({ code: '409', message: 'the project still has child projects' });
     await service.request.get(`/projects/${parent.uid}`).set('Authorization', admin()).expect(200);
     await service.request.delete(`/projects/${child.uid}`).set('Authorization', admin()).expect(204);

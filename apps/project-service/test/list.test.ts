@@ -35,11 +35,18 @@ function inListOrder(a: Listed, b: Listed): number {
 describe('list', () => {
   it('answers {projects} ordered by name then uid, with Cache-Control for a per-caller list', async () => {
     const parent = await createProject(service, { parent_uid: root });
-    for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'charlie']) await createProject(service, { parent_uid: parent.uid, name });
+    for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'charlie'])
+      await createProject(service, { parent_uid: parent.uid, name });
     const response = await list({ parent_uid: parent.uid }).expect(200);
     expect(response.headers['cache-control']).toBe('private, max-age=0, must-revalidate');
     const projects = response.body.projects as Listed[];
-    expect(projects.map((project) => project.name)).toEqual(['Alpha', 'bravo', 'charlie', 'charlie', 'delta']);
+    expect(projects.map((project) => project.name)).toEqual([
+      'Alpha',
+      'bravo',
+      'charlie',
+      'charlie',
+      'delta',
+    ]);
     expect([...projects].sort(inListOrder)).toEqual(projects);
     expect(response.body).not.toHaveProperty('next_page_token');
   });
@@ -52,18 +59,25 @@ describe('list', () => {
 
   it('pages with page_size and page_token, naming the next page in the body and the Link header', async () => {
     const parent = await createProject(service, { parent_uid: root });
-    for (let index = 0; index < 7; index += 1) await createProject(service, { parent_uid: parent.uid, name: `page-${index % 3}` });
+    for (let index = 0; index < 7; index += 1)
+      await createProject(service, { parent_uid: parent.uid, name: `page-${index % 3}` });
     const everything = (await list({ parent_uid: parent.uid }).expect(200)).body.projects as Listed[];
 
     const seen: Listed[] = [];
     let token: string | undefined;
     let pages = 0;
     do {
-      const response = await list({ parent_uid: parent.uid, page_size: 3, ...(token ? { page_token: token } : {}) }).expect(200);
+      const response = await list({
+        parent_uid: parent.uid,
+        page_size: 3,
+        ...(token ? { page_token: token } : {}),
+      }).expect(200);
       pages += 1;
       seen.push(...(response.body.projects as Listed[]));
       token = response.body.next_page_token as string | undefined;
-      const expectedLink = token ? `</projects?parent_uid=${parent.uid}&page_size=3&page_token=${token}>; rel="next"` : undefined;
+      const expectedLink = token
+        ? `</projects?parent_uid=${parent.uid}&page_size=3&page_token=${token}>; rel="next"`
+        : undefined;
       expect(response.headers['link']).toBe(expectedLink);
     } while (token);
     expect(pages).toBe(3);
@@ -86,11 +100,31 @@ describe('list', () => {
 
   it('filters by parent_uid, slug, stage, category and public', async () => {
     const parent = await createProject(service, { parent_uid: root });
-    const match = await createProject(service, { parent_uid: parent.uid, stage: 'Prospect', category: 'TAG', public: true });
-    await createProject(service, { parent_uid: parent.uid, stage: 'Prospect', category: 'TAG', public: false });
+    const match = await createProject(service, {
+      parent_uid: parent.uid,
+      stage: 'Prospect',
+      category: 'TAG',
+      public: true,
+    });
+    await createProject(service, {
+      parent_uid: parent.uid,
+      stage: 'Prospect',
+      category: 'TAG',
+      public: false,
+    });
     await createProject(service, { parent_uid: parent.uid, stage: 'Active', category: 'TAG', public: true });
-    await createProject(service, { parent_uid: parent.uid, stage: 'Prospect', category: 'SIG', public: true });
-    const filtered = await list({ parent_uid: parent.uid, stage: 'Prospect', category: 'TAG', public: 'true' }).expect(200);
+    await createProject(service, {
+      parent_uid: parent.uid,
+      stage: 'Prospect',
+      category: 'SIG',
+      public: true,
+    });
+    const filtered = await list({
+      parent_uid: parent.uid,
+      stage: 'Prospect',
+      category: 'TAG',
+      public: 'true',
+    }).expect(200);
     expect((filtered.body.projects as Listed[]).map((project) => project.uid)).toEqual([match.uid]);
     const bySlug = await list({ slug: match.slug }).expect(200);
     expect((bySlug.body.projects as Listed[]).map((project) => project.uid)).toEqual([match.uid]);
@@ -100,10 +134,14 @@ describe('list', () => {
 
   it('applies the visibility rule on every page', async () => {
     const parent = await createProject(service, { parent_uid: root, public: true });
-    for (let index = 0; index < 4; index += 1) await createProject(service, { parent_uid: parent.uid, public: index % 2 === 0 });
+    for (let index = 0; index < 4; index += 1)
+      await createProject(service, { parent_uid: parent.uid, public: index % 2 === 0 });
     const response = await list({ parent_uid: parent.uid, page_size: 1 }, bearer('nobody')).expect(200);
     expect(response.body.projects).toHaveLength(1);
-    const second = await list({ parent_uid: parent.uid, page_size: 1, page_token: response.body.next_page_token }, bearer('nobody')).expect(200);
+    const second = await list(
+      { parent_uid: parent.uid, page_size: 1, page_token: response.body.next_page_token },
+      bearer('nobody'),
+    ).expect(200);
     expect(second.body.projects).toHaveLength(1);
     expect(second.body).not.toHaveProperty('next_page_token');
   });
@@ -127,7 +165,9 @@ describe('list of 5,000 projects', () => {
     const projects = response.body.projects as Listed[];
     expect(projects).toHaveLength(COUNT);
     expect(new Set(projects.map((project) => project.uid)).size).toBe(COUNT);
-    expect([...projects].sort(inListOrder).map((project) => project.uid)).toEqual(projects.map((project) => project.uid));
+    expect([...projects].sort(inListOrder).map((project) => project.uid)).toEqual(
+      projects.map((project) => project.uid),
+    );
     expect(projects[0]!.name).toBe('bulk 00000');
   });
 

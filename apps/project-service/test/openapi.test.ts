@@ -7,7 +7,13 @@ const service = useProjectService();
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }
+    >
+  >;
   components: { schemas: Record<string, object> };
 }
 
@@ -42,7 +48,9 @@ function expectMatchesDocument(path: string, method: string, response: { status:
 describe('the served OpenAPI document', () => {
   it('is an OpenAPI 3 document with the seven operations of the seed', () => {
     expect(document.openapi).toMatch(/^3\./);
-    const operationIds = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+    const operationIds = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).map((op) => op.operationId),
+    );
     expect(operationIds.sort()).toEqual(
       [
         'create-project',
@@ -58,7 +66,14 @@ describe('the served OpenAPI document', () => {
 
   it('declares the seed enum values, including Neutral-2 and Pre-NEUTRAL', () => {
     const text = JSON.stringify(document.components.schemas['ProjectFull']);
-    for (const value of ['Neutral-2', 'Pre-NEUTRAL', 'Working Group', 'Formation - Confidential', 'Series LLC', 'Alternate Funding']) {
+    for (const value of [
+      'Neutral-2',
+      'Pre-NEUTRAL',
+      'Working Group',
+      'Formation - Confidential',
+      'Series LLC',
+      'Alternate Funding',
+    ]) {
       expect(text).toContain(`"${value}"`);
     }
   });
@@ -83,7 +98,11 @@ describe('the served OpenAPI document', () => {
     expectMatchesDocument('/projects', 'post', created);
     const uid = created.body.uid as string;
 
-    expectMatchesDocument('/projects/{uid}', 'get', await service.request.get(`/projects/${uid}`).set('Authorization', admin()));
+    expectMatchesDocument(
+      '/projects/{uid}',
+      'get',
+      await service.request.get(`/projects/${uid}`).set('Authorization', admin()),
+    );
     expectMatchesDocument(
       '/projects/{uid}',
       'put',
@@ -92,21 +111,48 @@ describe('the served OpenAPI document', () => {
         .set('Authorization', admin())
         .send({ slug: 'openapi-full', name: 'renamed', description: 'd', parent_uid: root }),
     );
-    expectMatchesDocument('/projects/{uid}/settings', 'get', await service.request.get(`/projects/${uid}/settings`).set('Authorization', admin()));
+    expectMatchesDocument(
+      '/projects/{uid}/settings',
+      'get',
+      await service.request.get(`/projects/${uid}/settings`).set('Authorization', admin()),
+    );
     expectMatchesDocument(
       '/projects/{uid}/settings',
       'put',
-      await service.request.put(`/projects/${uid}/settings`).set('Authorization', admin()).send({ mission_statement: 'm' }),
+      await service.request
+        .put(`/projects/${uid}/settings`)
+        .set('Authorization', admin())
+        .send({ mission_statement: 'm' }),
     );
-    expectMatchesDocument('/projects/{uid}', 'get', await service.request.get(`/projects/${root}`).set('Authorization', admin()));
+    expectMatchesDocument(
+      '/projects/{uid}',
+      'get',
+      await service.request.get(`/projects/${root}`).set('Authorization', admin()),
+    );
     await createProject(service, { parent_uid: root });
-    expectMatchesDocument('/projects', 'get', await service.request.get('/projects').set('Authorization', admin()));
-    expectMatchesDocument('/projects', 'get', await service.request.get('/projects').query({ page_size: 1 }).set('Authorization', admin()));
+    expectMatchesDocument(
+      '/projects',
+      'get',
+      await service.request.get('/projects').set('Authorization', admin()),
+    );
+    expectMatchesDocument(
+      '/projects',
+      'get',
+      await service.request.get('/projects').query({ page_size: 1 }).set('Authorization', admin()),
+    );
 
     // Errors.
-    expectMatchesDocument('/projects', 'post', await service.request.post('/projects').set('Authorization', admin()).send({ slug: 'X' }));
+    expectMatchesDocument(
+      '/projects',
+      'post',
+      await service.request.post('/projects').set('Authorization', admin()).send({ slug: 'X' }),
+    );
     expectMatchesDocument('/projects', 'get', await service.request.get('/projects'));
-    expectMatchesDocument('/projects/{uid}', 'get', await service.request.get(`/projects/${uid}`).set('Authorization', bearer('nobody')));
+    expectMatchesDocument(
+      '/projects/{uid}',
+      'get',
+      await service.request.get(`/projects/${uid}`).set('Authorization', bearer('nobody')),
+    );
     expectMatchesDocument(
       '/projects/{uid}',
       'put',
@@ -119,7 +165,12 @@ describe('the served OpenAPI document', () => {
   });
 
   it('lets the validator fail: a response missing a field does not match', () => {
-    const schema = JSON.parse(JSON.stringify(document.components.schemas['ProjectBase']).replace(/"#\/components/g, '"openapi#/components'));
+    const schema = JSON.parse(
+      JSON.stringify(document.components.schemas['ProjectBase']).replace(
+        /"#\/components/g,
+        '"openapi#/components',
+      ),
+    );
     expect(ajv.validate(schema, { uid: 'x' })).toBe(false);
   });
 });

@@ -19,7 +19,11 @@ export interface UserInfoInput {
 
 /** The root project's uid, as any admin sees it through the list. */
 export async function rootUid(service: TestApp): Promise<string> {
-  const response = await service.request.get('/projects').query({ slug: 'root' }).set('Authorization', admin()).expect(200);
+  const response = await service.request
+    .get('/projects')
+    .query({ slug: 'root' })
+    .set('Authorization', admin())
+    .expect(200);
   const root = (response.body as { projects: { uid: string }[] }).projects[0];
   if (!root) throw new Error('no root project');
   return root.uid;
@@ -34,6 +38,7 @@ export async function createProject(
     .post('/projects')
     .set('Authorization', admin())
     .send({ slug: uniqueSlug(), name: 'A project', description: 'made by a test', ...fields });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 201)
+    throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as Record<string, unknown> & { uid: string; slug: string };
 }

@@ -31,7 +31,14 @@ const fullProject = () => ({
   website_url: 'https://example.com',
   announcement_date: '2021-02-03',
   mission_statement: 'to test',
-  writers: [{ username: 'wendy', name: 'Wendy Writer', email: 'wendy@example.com', avatar: 'https://example.com/w.png' }],
+  writers: [
+    {
+      username: 'wendy',
+      name: 'Wendy Writer',
+      email: 'wendy@example.com',
+      avatar: 'https://example.com/w.png',
+    },
+  ],
   auditors: [{ username: 'audrey', name: 'Audrey', email: '', avatar: '' }],
   meeting_coordinators: [{ username: 'mo', name: 'Mo', email: 'mo@example.com', avatar: '' }],
 });
@@ -74,9 +81,18 @@ describe('create-project', () => {
   });
 
   it.each(['slug', 'name', 'description', 'parent_uid'])('requires %s', async (field) => {
-    const body: Record<string, unknown> = { slug: uniqueSlug(), name: 'n', description: 'd', parent_uid: root };
+    const body: Record<string, unknown> = {
+      slug: uniqueSlug(),
+      name: 'n',
+      description: 'd',
+      parent_uid: root,
+    };
     delete body[field];
-    const response = await service.request.post('/projects').set('Authorization', admin()).send(body).expect(400);
+    const response = await service.request
+      .post('/projects')
+      .set('Authorization', admin())
+      .send(body)
+      .expect(400);
     expect(response.body).toEqual({ code: '400', message: `${field}: is required` });
   });
 
@@ -136,7 +152,10 @@ describe('create-project', () => {
 describe('get-one-project-base', () => {
   it('returns the base representation with a strong ETag', async () => {
     const created = await createProject(service, { parent_uid: root, mission_statement: 'not in base' });
-    const response = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const response = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(response.headers['etag']).toMatch(/^"[^"]+"$/);
     expect(response.body.uid).toBe(created.uid);
     expect(response.body).not.toHaveProperty('mission_statement');
@@ -146,7 +165,10 @@ describe('get-one-project-base', () => {
 
   it('answers 304 when If-None-Match names the current ETag', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const first = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const first = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     const etag = first.headers['etag'] as string;
     const second = await service.request
       .get(`/projects/${created.uid}`)
@@ -159,11 +181,18 @@ describe('get-one-project-base', () => {
 
   it('answers 200 when If-None-Match names an old ETag', async () => {
     const created = await createProject(service, { parent_uid: root });
-    await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).set('If-None-Match', '"b999"').expect(200);
+    await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('If-None-Match', '"b999"')
+      .expect(200);
   });
 
   it('answers 404 for a project that does not exist', async () => {
-    const response = await service.request.get(`/projects/${MISSING_UID}`).set('Authorization', admin()).expect(404);
+    const response = await service.request
+      .get(`/projects/${MISSING_UID}`)
+      .set('Authorization', admin())
+      .expect(404);
     expect(response.body).toEqual({ code: '404', message: 'project not found' });
   });
 
@@ -174,37 +203,74 @@ describe('get-one-project-base', () => {
 
 describe('update-project-base', () => {
   it('replaces the base fields, answers 200 with the new ETag, and leaves the settings alone', async () => {
-    const created = await createProject(service, { parent_uid: root, mission_statement: 'keep me', category: 'Active' });
-    const before = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
-    const settingsBefore = await service.request.get(`/projects/${created.uid}/settings`).set('Authorization', admin()).expect(200);
+    const created = await createProject(service, {
+      parent_uid: root,
+      mission_statement: 'keep me',
+      category: 'Active',
+    });
+    const before = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    const settingsBefore = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
     const response = await service.request
       .put(`/projects/${created.uid}`)
       .set('Authorization', admin())
       .set('If-Match', before.headers['etag'] as string)
       .send({ slug: created.slug, name: 'Renamed', description: 'new', parent_uid: root })
       .expect(200);
-    expect(response.body).toMatchObject({ uid: created.uid, name: 'Renamed', description: 'new', category: '' });
+    expect(response.body).toMatchObject({
+      uid: created.uid,
+      name: 'Renamed',
+      description: 'new',
+      category: '',
+    });
     expect(response.headers['etag']).not.toBe(before.headers['etag']);
-    const after = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const after = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(after.headers['etag']).toBe(response.headers['etag']);
     expect(after.body.name).toBe('Renamed');
-    const settingsAfter = await service.request.get(`/projects/${created.uid}/settings`).set('Authorization', admin()).expect(200);
+    const settingsAfter = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(settingsAfter.headers['etag']).toBe(settingsBefore.headers['etag']);
     expect(settingsAfter.body.mission_statement).toBe('keep me');
   });
 
   it('accepts a bare ETag and * in If-Match', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const current = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const current = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     const bare = (current.headers['etag'] as string).replace(/"/g, '');
     const body = { slug: created.slug, name: 'n', description: 'd', parent_uid: root };
-    await service.request.put(`/projects/${created.uid}`).set('Authorization', admin()).set('If-Match', bare).send(body).expect(200);
-    await service.request.put(`/projects/${created.uid}`).set('Authorization', admin()).set('If-Match', '*').send(body).expect(200);
+    await service.request
+      .put(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('If-Match', bare)
+      .send(body)
+      .expect(200);
+    await service.request
+      .put(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('If-Match', '*')
+      .send(body)
+      .expect(200);
   });
 
   it('answers 412 and writes nothing when If-Match is stale', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const current = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const current = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     const stale = current.headers['etag'] as string;
     await service.request
       .put(`/projects/${created.uid}`)
@@ -219,7 +285,10 @@ describe('update-project-base', () => {
       .send({ slug: created.slug, name: 'second', description: 'd', parent_uid: root })
       .expect(412);
     expect(response.body.code).toBe('412');
-    const after = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const after = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(after.body.name).toBe('first');
   });
 
@@ -252,9 +321,18 @@ describe('update-project-base', () => {
 
   it.each(['slug', 'name', 'description', 'parent_uid'])('requires %s', async (field) => {
     const created = await createProject(service, { parent_uid: root });
-    const body: Record<string, unknown> = { slug: created.slug, name: 'n', description: 'd', parent_uid: root };
+    const body: Record<string, unknown> = {
+      slug: created.slug,
+      name: 'n',
+      description: 'd',
+      parent_uid: root,
+    };
     delete body[field];
-    const response = await service.request.put(`/projects/${created.uid}`).set('Authorization', admin()).send(body).expect(400);
+    const response = await service.request
+      .put(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .send(body)
+      .expect(400);
     expect(response.body.message).toBe(`${field}: is required`);
   });
 });
@@ -263,7 +341,10 @@ describe('delete-project', () => {
   it('deletes a project with 204 and leaves its neighbour alone', async () => {
     const doomed = await createProject(service, { parent_uid: root });
     const neighbour = await createProject(service, { parent_uid: root });
-    const response = await service.request.delete(`/projects/${doomed.uid}`).set('Authorization', admin()).expect(204);
+    const response = await service.request
+      .delete(`/projects/${doomed.uid}`)
+      .set('Authorization', admin())
+      .expect(204);
     expect(response.text).toBe('');
     await service.request.get(`/projects/${doomed.uid}`).set('Authorization', admin()).expect(404);
     await service.request.get(`/projects/${neighbour.uid}`).set('Authorization', admin()).expect(200);
@@ -271,13 +352,20 @@ describe('delete-project', () => {
 
   it('answers 412 and keeps the project when If-Match is stale', async () => {
     const created = await createProject(service, { parent_uid: root });
-    await service.request.delete(`/projects/${created.uid}`).set('Authorization', admin()).set('If-Match', '"b41"').expect(412);
+    await service.request
+      .delete(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('If-Match', '"b41"')
+      .expect(412);
     await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
   });
 
   it('deletes when If-Match names the current ETag', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const current = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const current = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     await service.request
       .delete(`/projects/${created.uid}`)
       .set('Authorization', admin())
@@ -302,7 +390,10 @@ describe('project settings', () => {
       announcement_date: '2024-02-29',
       writers: [{ username: 'w1' }, { username: 'w2', email: 'w2@example.com' }],
     });
-    const response = await service.request.get(`/projects/${created.uid}/settings`).set('Authorization', admin()).expect(200);
+    const response = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(response.body).toEqual({
       uid: created.uid,
       announcement_date: '2024-02-29',
@@ -321,8 +412,14 @@ describe('project settings', () => {
 
   it('replaces the settings, keeps list order, answers the new ETag and leaves the base ETag unchanged', async () => {
     const created = await createProject(service, { parent_uid: root, writers: [{ username: 'old' }] });
-    const base = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
-    const settings = await service.request.get(`/projects/${created.uid}/settings`).set('Authorization', admin()).expect(200);
+    const base = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    const settings = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
     const auditors = [{ username: 'zed' }, { username: 'amy' }, { username: 'kim' }];
     const response = await service.request
       .put(`/projects/${created.uid}/settings`)
@@ -331,17 +428,27 @@ describe('project settings', () => {
       .send({ auditors, mission_statement: 'new mission' })
       .expect(200);
     expect(response.body.writers).toEqual([]);
-    expect(response.body.auditors.map((user: { username: string }) => user.username)).toEqual(['zed', 'amy', 'kim']);
+    expect(response.body.auditors.map((user: { username: string }) => user.username)).toEqual([
+      'zed',
+      'amy',
+      'kim',
+    ]);
     expect(response.body.mission_statement).toBe('new mission');
     expect(response.headers['etag']).not.toBe(settings.headers['etag']);
-    const baseAfter = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const baseAfter = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     expect(baseAfter.headers['etag']).toBe(base.headers['etag']);
     expect(baseAfter.body.updated_at).toBe(base.body.updated_at);
   });
 
   it('answers 304 for settings when If-None-Match is current', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const first = await service.request.get(`/projects/${created.uid}/settings`).set('Authorization', admin()).expect(200);
+    const first = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
     await service.request
       .get(`/projects/${created.uid}/settings`)
       .set('Authorization', admin())
@@ -351,7 +458,10 @@ describe('project settings', () => {
 
   it('answers 412 when the settings If-Match is stale, even if it is the current base ETag', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const base = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).expect(200);
+    const base = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
     await service.request
       .put(`/projects/${created.uid}/settings`)
       .set('Authorization', admin())
@@ -362,7 +472,11 @@ describe('project settings', () => {
 
   it('answers 404 for settings of a project that does not exist', async () => {
     await service.request.get(`/projects/${MISSING_UID}/settings`).set('Authorization', admin()).expect(404);
-    await service.request.put(`/projects/${MISSING_UID}/settings`).set('Authorization', admin()).send({}).expect(404);
+    await service.request
+      .put(`/projects/${MISSING_UID}/settings`)
+      .set('Authorization', admin())
+      .send({})
+      .expect(404);
   });
 
   it('answers 400 for a settings body with a bad field', async () => {
@@ -379,7 +493,11 @@ describe('project settings', () => {
 describe('parameters shared by the operations', () => {
   it('accepts v=1', async () => {
     const created = await createProject(service, { parent_uid: root });
-    await service.request.get(`/projects/${created.uid}`).query({ v: '1' }).set('Authorization', admin()).expect(200);
+    await service.request
+      .get(`/projects/${created.uid}`)
+      .query({ v: '1' })
+      .set('Authorization', admin())
+      .expect(200);
   });
 
   it.each([
@@ -432,7 +550,11 @@ describe('parameters shared by the operations', () => {
 
   it('answers 406 when Accept allows no format this service produces, with a JSON error body', async () => {
     const created = await createProject(service, { parent_uid: root });
-    const response = await service.request.get(`/projects/${created.uid}`).set('Authorization', admin()).set('Accept', 'image/png').expect(406);
+    const response = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('Accept', 'image/png')
+      .expect(406);
     expect(response.body.code).toBe('406');
   });
 

@@ -45,7 +45,11 @@ describe('field validation', () => {
     ['funding_model', 'Crowdfunding', 'funding_model: expected array'],
     ['writers', {}, 'writers: expected array'],
     ['auditors', [{ username: 'a', avatar: 'nope' }], 'auditors[0].avatar: must be a valid uri'],
-    ['meeting_coordinators', [{ username: 'm', email: 'm@' }], 'meeting_coordinators[0].email: must be a valid email'],
+    [
+      'meeting_coordinators',
+      [{ username: 'm', email: 'm@' }],
+      'meeting_coordinators[0].email: must be a valid email',
+    ],
   ])('rejects %s = %j with a message naming the field and rule', async (field, value, message) => {
     const response = await createWith({ [field]: value });
     expect([response.status, response.body]).toEqual([400, { code: '400', message }]);
@@ -114,7 +118,11 @@ describe('field validation', () => {
   });
 
   it('rejects a body that is not an object', async () => {
-    const response = await service.request.post('/projects').set('Authorization', admin()).send([1, 2]).expect(400);
+    const response = await service.request
+      .post('/projects')
+      .set('Authorization', admin())
+      .send([1, 2])
+      .expect(400);
     expect(response.body.code).toBe('400');
   });
 });

@@ -39,15 +39,23 @@ function errorResponses(statuses: number[]) {
   );
 }
 
-const etagHeader = { ETag: { description: 'strong entity tag of the representation', schema: { type: 'string' as const } } };
+const etagHeader = {
+  ETag: { description: 'strong entity tag of the representation', schema: { type: 'string' as const } },
+};
 const versionQuery = z.object({ v: VersionParameter });
 const uidPath = z.object({ uid: UidParameter });
 const writeHeaders = z.object({
   'X-Sync': SyncHeader,
-  'If-Match': z.string().optional().openapi({ description: 'ETag the write is conditional on (quoted, bare or *)' }),
+  'If-Match': z
+    .string()
+    .optional()
+    .openapi({ description: 'ETag the write is conditional on (quoted, bare or *)' }),
 });
 const readHeaders = z.object({
-  'If-None-Match': z.string().optional().openapi({ description: 'ETag of the copy the client holds; 304 when current' }),
+  'If-None-Match': z
+    .string()
+    .optional()
+    .openapi({ description: 'ETag of the copy the client holds; 304 when current' }),
 });
 
 function jsonBody<T extends z.ZodType>(schema: T) {
@@ -88,9 +96,17 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     operationId: 'create-project',
     summary: 'Create a project under a parent the caller may write',
     security,
-    request: { query: versionQuery, headers: writeHeaders.pick({ 'X-Sync': true }), body: jsonBody(CreateProjectRequest) },
+    request: {
+      query: versionQuery,
+      headers: writeHeaders.pick({ 'X-Sync': true }),
+      body: jsonBody(CreateProjectRequest),
+    },
     responses: {
-      201: { description: 'created', headers: etagHeader, content: { [MEDIA_TYPE]: { schema: ProjectFull } } },
+      201: {
+        description: 'created',
+        headers: etagHeader,
+        content: { [MEDIA_TYPE]: { schema: ProjectFull } },
+      },
       ...errorResponses([400, 401, 403, 406, 409, 415, 500, 503]),
     },
   });
@@ -101,7 +117,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     security,
     request: { query: versionQuery, params: uidPath, headers: readHeaders },
     responses: {
-      200: { description: 'the base representation', headers: etagHeader, content: { [MEDIA_TYPE]: { schema: ProjectBase } } },
+      200: {
+        description: 'the base representation',
+        headers: etagHeader,
+        content: { [MEDIA_TYPE]: { schema: ProjectBase } },
+      },
       304: { description: 'not modified', headers: etagHeader },
       ...errorResponses([400, 401, 404, 406, 500, 503]),
     },
@@ -111,9 +131,18 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     path: '/projects/{uid}',
     operationId: 'update-project-base',
     security,
-    request: { query: versionQuery, params: uidPath, headers: writeHeaders, body: jsonBody(UpdateProjectBaseRequest) },
+    request: {
+      query: versionQuery,
+      params: uidPath,
+      headers: writeHeaders,
+      body: jsonBody(UpdateProjectBaseRequest),
+    },
     responses: {
-      200: { description: 'updated', headers: etagHeader, content: { [MEDIA_TYPE]: { schema: ProjectBase } } },
+      200: {
+        description: 'updated',
+        headers: etagHeader,
+        content: { [MEDIA_TYPE]: { schema: ProjectBase } },
+      },
       ...errorResponses([400, 401, 403, 404, 406, 409, 412, 415, 500, 503]),
     },
   });
@@ -135,7 +164,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     security,
     request: { query: versionQuery, params: uidPath, headers: readHeaders },
     responses: {
-      200: { description: 'the settings', headers: etagHeader, content: { [MEDIA_TYPE]: { schema: ProjectSettings } } },
+      200: {
+        description: 'the settings',
+        headers: etagHeader,
+        content: { [MEDIA_TYPE]: { schema: ProjectSettings } },
+      },
       304: { description: 'not modified', headers: etagHeader },
       ...errorResponses([400, 401, 403, 404, 406, 500, 503]),
     },
@@ -145,9 +178,18 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     path: '/projects/{uid}/settings',
     operationId: 'update-project-settings',
     security,
-    request: { query: versionQuery, params: uidPath, headers: writeHeaders, body: jsonBody(UpdateProjectSettingsRequest) },
+    request: {
+      query: versionQuery,
+      params: uidPath,
+      headers: writeHeaders,
+      body: jsonBody(UpdateProjectSettingsRequest),
+    },
     responses: {
-      200: { description: 'updated', headers: etagHeader, content: { [MEDIA_TYPE]: { schema: ProjectSettings } } },
+      200: {
+        description: 'updated',
+        headers: etagHeader,
+        content: { [MEDIA_TYPE]: { schema: ProjectSettings } },
+      },
       ...errorResponses([400, 401, 403, 404, 406, 412, 415, 500, 503]),
     },
   });

@@ -89,7 +89,12 @@ function formatted(format: FormatName, options: { allowEmpty: boolean; descripti
     if (options.allowEmpty && value === '') return;
     if (!check(value)) {
       // An invalid_format issue, so the error message reads "must be a valid <format>".
-      context.addIssue({ code: 'invalid_format', format, input: value, message: `must be a valid ${format}` } as never);
+      context.addIssue({
+        code: 'invalid_format',
+        format,
+        input: value,
+        message: `must be a valid ${format}`,
+      } as never);
     }
   });
   return options.allowEmpty
@@ -101,7 +106,10 @@ const uriOrEmpty = (description: string) => formatted('uri', { allowEmpty: true,
 const dateOrEmpty = (description: string) => formatted('date', { allowEmpty: true, description });
 
 /** An enum whose unset value is "": a client can PUT back what it GETs. */
-function enumOrEmpty<const Values extends readonly [string, ...string[]]>(values: Values, description: string) {
+function enumOrEmpty<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  description: string,
+) {
   return z.enum([...values, ''] as unknown as [...Values, '']).openapi({ description });
 }
 
@@ -136,11 +144,17 @@ const commonFields = {
   is_foundation: z.boolean().openapi({ description: 'whether the project is a foundation' }),
   legal_entity_name: z.string().openapi({ description: 'legal entity name' }),
   legal_entity_type: enumOrEmpty(LEGAL_ENTITY_TYPES, 'legal entity type'),
-  legal_parent_uid: formatted('uuid', { allowEmpty: true, description: 'legal parent entity; empty when none' }),
+  legal_parent_uid: formatted('uuid', {
+    allowEmpty: true,
+    description: 'legal parent entity; empty when none',
+  }),
   logo_url: uriOrEmpty('logo'),
   name: z.string().openapi({ description: 'display name of the project' }),
   // Empty only for the root project.
-  parent_uid: formatted('uuid', { allowEmpty: true, description: 'parent project; empty for the root project' }),
+  parent_uid: formatted('uuid', {
+    allowEmpty: true,
+    description: 'parent project; empty for the root project',
+  }),
   public: z.boolean().openapi({ description: 'whether the project is public' }),
   repository_url: uriOrEmpty('repository'),
   slug: z.string().regex(SLUG_PATTERN).openapi({ description: 'short slugified name' }),
@@ -165,18 +179,28 @@ const settingsFields = {
 export const ProjectBase = z.object({ ...commonFields, ...serverSetFields }).openapi('ProjectBase');
 export type ProjectBase = z.infer<typeof ProjectBase>;
 
-export const ProjectFull = z.object({ ...commonFields, ...serverSetFields, ...settingsFields }).openapi('ProjectFull');
+export const ProjectFull = z
+  .object({ ...commonFields, ...serverSetFields, ...settingsFields })
+  .openapi('ProjectFull');
 export type ProjectFull = z.infer<typeof ProjectFull>;
 
 export const ProjectSettings = z
-  .object({ ...settingsFields, uid: serverSetFields.uid, created_at: serverSetFields.created_at, updated_at: serverSetFields.updated_at })
+  .object({
+    ...settingsFields,
+    uid: serverSetFields.uid,
+    created_at: serverSetFields.created_at,
+    updated_at: serverSetFields.updated_at,
+  })
   .openapi('ProjectSettings');
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 
 export const ProjectList = z
   .object({
     projects: z.array(ProjectFull),
-    next_page_token: z.string().optional().openapi({ description: 'cursor of the next page; absent on the last page' }),
+    next_page_token: z
+      .string()
+      .optional()
+      .openapi({ description: 'cursor of the next page; absent on the last page' }),
   })
   .openapi('Projects');
 export type ProjectList = z.infer<typeof ProjectList>;
@@ -218,7 +242,10 @@ const requiredCommonFields = {
 const optionalSettingsFields = {
   announcement_date: settingsFields.announcement_date.default(''),
   auditors: z.array(UserInfoInput).default([]).openapi({ description: 'project auditors' }),
-  meeting_coordinators: z.array(UserInfoInput).default([]).openapi({ description: 'project meeting coordinators' }),
+  meeting_coordinators: z
+    .array(UserInfoInput)
+    .default([])
+    .openapi({ description: 'project meeting coordinators' }),
   mission_statement: settingsFields.mission_statement.default(''),
   writers: z.array(UserInfoInput).default([]).openapi({ description: 'project writers' }),
 };
@@ -254,18 +281,36 @@ export type ProjectBaseFields = Omit<UpdateProjectBaseRequest, never>;
 export type ProjectSettingsFields = UpdateProjectSettingsRequest;
 
 // Query parameters and headers shared by the operations.
-export const VersionParameter = z.literal('1').optional().openapi({ description: 'version of the API; only 1' });
-export const SyncHeader = z.enum(['true', 'false']).optional().openapi({ description: 'perform the operation synchronously' });
+export const VersionParameter = z
+  .literal('1')
+  .optional()
+  .openapi({ description: 'version of the API; only 1' });
+export const SyncHeader = z
+  .enum(['true', 'false'])
+  .optional()
+  .openapi({ description: 'perform the operation synchronously' });
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
 export const ListProjectsQuery = z.object({
   v: VersionParameter,
-  page_size: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'page size, 1 to 1000' }),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .openapi({ description: 'page size, 1 to 1000' }),
   page_token: z.string().min(1).optional().openapi({ description: 'opaque cursor from next_page_token' }),
-  parent_uid: formatted('uuid', { allowEmpty: false, description: 'only children of this project' }).optional(),
+  parent_uid: formatted('uuid', {
+    allowEmpty: false,
+    description: 'only children of this project',
+  }).optional(),
   slug: z.string().optional().openapi({ description: 'only the project with this slug' }),
   stage: z.enum(STAGES).optional().openapi({ description: 'only projects in this stage' }),
   category: z.enum(CATEGORIES).optional().openapi({ description: 'only projects in this category' }),
-  public: z.enum(['true', 'false']).optional().openapi({ description: 'only public (true) or private (false) projects' }),
+  public: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'only public (true) or private (false) projects' }),
 });
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;

@@ -7,5 +7,8 @@ export function mintToken(
   expiresIn: jwt.SignOptions['expiresIn'] = '12h',
 ): string {
   const groups = claims.groups?.length ? { groups: claims.groups } : {};
-  return jwt.sign({ principal: claims.principal, sub: claims.principal, ...groups }, secret, { algorithm: 'HS256', expiresIn });
+  return jwt.sign({ principal: claims.principal, sub: claims.principal, ...groups }, secret, {
+    algorithm: 'HS256',
+    expiresIn,
+  });
 }

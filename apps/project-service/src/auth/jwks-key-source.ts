@@ -28,7 +28,10 @@ export class JwksKeySource {
     const unknown = !this.lookup(kid);
     if (stale || (unknown && now - this.fetchedAt > this.options.minRefetchIntervalMs)) await this.refresh();
     const key = this.lookup(kid);
-    if (!key) throw new Error(kid ? `no signing key with kid ${kid}` : 'token has no kid and the key set has more than one key');
+    if (!key)
+      throw new Error(
+        kid ? `no signing key with kid ${kid}` : 'token has no kid and the key set has more than one key',
+      );
     return key;
   }
 
@@ -50,7 +53,9 @@ export class JwksKeySource {
     if (!response.ok) throw new Error(`JWKS endpoint answered ${response.status}`);
     const body = (await response.json()) as { keys?: unknown };
     const keys = new Map<string, KeyObject>();
-    for (const jwk of Array.isArray(body.keys) ? (body.keys as (JsonWebKey & { kid?: string; use?: string })[]) : []) {
+    for (const jwk of Array.isArray(body.keys)
+      ? (body.keys as (JsonWebKey & { kid?: string; use?: string })[])
+      : []) {
       if (jwk.use !== undefined && jwk.use !== 'sig') continue;
       if (jwk.kty !== 'RSA' && jwk.kty !== 'EC') continue;
       try {

@@ -15,11 +15,16 @@ function algorithmsFor(key: KeyObject): Algorithm[] {
   return key.asymmetricKeyType === 'ec' ? EC_ALGORITHMS : RSA_ALGORITHMS;
 }
 
-function verify(token: string, key: jwt.Secret | jwt.GetPublicKeyOrSecret, options: jwt.VerifyOptions): Promise<JwtPayload> {
+function verify(
+  token: string,
+  key: jwt.Secret | jwt.GetPublicKeyOrSecret,
+  options: jwt.VerifyOptions,
+): Promise<JwtPayload> {
   return new Promise((resolve, reject) => {
     jwt.verify(token, key, { ...options, complete: false }, (error, payload) => {
       if (error) reject(error);
-      else if (typeof payload !== 'object' || payload === null) reject(new Error('token payload is not a JSON object'));
+      else if (typeof payload !== 'object' || payload === null)
+        reject(new Error('token payload is not a JSON object'));
       else resolve(payload);
     });
   });
@@ -70,14 +75,23 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
     } catch (error) {
       // jsonwebtoken's messages ("jwt expired", "invalid signature") describe the token, never the key.
       const reason = error instanceof Error ? error.message : 'invalid token';
-      throw unauthorized(`invalid token: ${reason}`, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+      throw unauthorized(`invalid token: ${reason}`, {
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
     }
-    const principal = typeof claims['principal'] === 'string' && claims['principal'] !== '' ? claims['principal'] : claims.sub;
+    const principal =
+      typeof claims['principal'] === 'string' && claims['principal'] !== ''
+        ? claims['principal']
+        : claims.sub;
     if (typeof principal !== 'string' || principal === '') {
-      throw unauthorized('invalid token: no principal or sub claim', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+      throw unauthorized('invalid token: no principal or sub claim', {
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
     }
     const groups = [...stringsOf(claims['groups']), ...stringsOf(claims['roles'])];
-    const isAdmin = adminPrincipals.has(principal) || (config.adminGroup !== undefined && groups.includes(config.adminGroup));
+    const isAdmin =
+      adminPrincipals.has(principal) ||
+      (config.adminGroup !== undefined && groups.includes(config.adminGroup));
     return { principal, isAdmin };
   };
 }

@@ -13,7 +13,8 @@ function adapterCause(error: unknown): unknown {
 function matches(error: unknown, prismaCode: string, adapterKinds: string[], sqlStates: string[]): boolean {
   const cause = adapterCause(error);
   const kind = property(cause, 'kind');
-  const state = property(cause, 'originalCode') ?? property(cause, 'code') ?? property(property(error, 'meta'), 'code');
+  const state =
+    property(cause, 'originalCode') ?? property(cause, 'code') ?? property(property(error, 'meta'), 'code');
   return (
     property(error, 'code') === prismaCode ||
     (typeof kind === 'string' && adapterKinds.includes(kind)) ||

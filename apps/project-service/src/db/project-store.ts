@@ -21,7 +21,11 @@ import type {
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isForeignKeyViolation, isUniqueViolation } from './database-errors';
 
-const MEMBER_ROLES = { writers: 'writer', auditors: 'auditor', meeting_coordinators: 'meeting_coordinator' } as const;
+const MEMBER_ROLES = {
+  writers: 'writer',
+  auditors: 'auditor',
+  meeting_coordinators: 'meeting_coordinator',
+} as const;
 type MemberList = keyof typeof MEMBER_ROLES;
 
 // A guard against walking forever should a cycle ever reach the table.
@@ -206,7 +210,11 @@ export class PrismaProjectStore implements ProjectStore {
     }
   }
 
-  async updateBase(uid: string, request: UpdateProjectBaseRequest, allowed: AllowedRevisions): Promise<WriteOutcome<StoredProject>> {
+  async updateBase(
+    uid: string,
+    request: UpdateProjectBaseRequest,
+    allowed: AllowedRevisions,
+  ): Promise<WriteOutcome<StoredProject>> {
     try {
       // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
       const { count } = await this.prisma.project.updateMany({
@@ -244,7 +252,9 @@ export class PrismaProjectStore implements ProjectStore {
       });
       if (updated === 0) return 0;
       await transaction.projectMember.deleteMany({ where: { projectUid: uid } });
-      await transaction.projectMember.createMany({ data: memberRows(request).map((member) => ({ projectUid: uid, ...member })) });
+      await transaction.projectMember.createMany({
+        data: memberRows(request).map((member) => ({ projectUid: uid, ...member })),
+      });
       return updated;
     });
     return this.afterConditionalWrite(uid, count);
@@ -258,9 +268,13 @@ export class PrismaProjectStore implements ProjectStore {
 
   async delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome> {
     try {
-      const { count } = await this.prisma.project.deleteMany({ where: { uid, baseRevision: revisionCondition(allowed) } });
+      const { count } = await this.prisma.project.deleteMany({
+        where: { uid, baseRevision: revisionCondition(allowed) },
+      });
       if (count > 0) return { kind: 'deleted' };
-      return (await this.prisma.project.count({ where: { uid } })) > 0 ? { kind: 'stale' } : { kind: 'missing' };
+      return (await this.prisma.project.count({ where: { uid } })) > 0
+        ? { kind: 'stale' }
+        : { kind: 'missing' };
     } catch (error) {
       // The parent foreign key is ON DELETE RESTRICT: children block the delete.
       if (isForeignKeyViolation(error)) return { kind: 'has-children' };
@@ -268,7 +282,12 @@ export class PrismaProjectStore implements ProjectStore {
     }
   }
 
-  async listVisible(caller: Caller, filter: ListFilter, cursor: ListCursor | undefined, limit: number): Promise<ProjectFull[]> {
+  async listVisible(
+    caller: Caller,
+    filter: ListFilter,
+    cursor: ListCursor | undefined,
+    limit: number,
+  ): Promise<ProjectFull[]> {
     const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
     if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
     if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
@@ -297,7 +316,10 @@ export class PrismaProjectStore implements ProjectStore {
       LIMIT ${limit}`;
     if (rows.length === 0) return [];
     const uids = rows.map((row) => row.uid);
-    const projects = await this.prisma.project.findMany({ where: { uid: { in: uids } }, include: withMembers });
+    const projects = await this.prisma.project.findMany({
+      where: { uid: { in: uids } },
+      include: withMembers,
+    });
     const byUid = new Map(projects.map((row) => [row.uid, row]));
     // A row deleted between the two queries is simply left out.
     return uids.flatMap((uid) => {

@@ -39,7 +39,11 @@ export function accessOf(caller: Caller, membership: ChainMembership): ProjectAc
 const PROJECT_NOT_FOUND = 'project not found';
 
 /** 404 when the caller may not even view (existence is not revealed), 403 when viewing is all they may do. */
-export function requireRight(access: ProjectAccess | undefined, right: keyof ProjectAccess, action: string): ProjectAccess {
+export function requireRight(
+  access: ProjectAccess | undefined,
+  right: keyof ProjectAccess,
+  action: string,
+): ProjectAccess {
   if (!access || !access.view) throw notFound(PROJECT_NOT_FOUND);
   if (!access[right]) throw forbidden(`not allowed to ${action}`);
   return access;

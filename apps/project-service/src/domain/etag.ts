@@ -16,9 +16,15 @@ export function etagOf(representation: Representation, revision: number): string
  * an empty list means nothing can match (the write must fail with 412).
  * Quoted or bare values are accepted; weak tags never match (If-Match compares strongly).
  */
-export function revisionsAllowedBy(ifMatch: string | undefined, representation: Representation): number[] | undefined {
+export function revisionsAllowedBy(
+  ifMatch: string | undefined,
+  representation: Representation,
+): number[] | undefined {
   if (ifMatch === undefined) return undefined;
-  const tags = ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  const tags = ifMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
   if (tags.includes('*')) return undefined;
   const pattern = new RegExp(`^"?${PREFIX[representation]}(\\d{1,9})"?$`);
   return tags.flatMap((tag) => {

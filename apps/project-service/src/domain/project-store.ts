@@ -44,7 +44,8 @@ export type WriteOutcome<T> =
   | { kind: 'slug-taken' }
   | { kind: 'parent-missing' };
 
-export type DeleteOutcome = { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
+export type DeleteOutcome =
+  { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
 
 /** What the domain needs from storage; src/db/project-store.ts implements it with Prisma. */
 export interface ProjectStore {
@@ -54,9 +55,22 @@ export interface ProjectStore {
   /** True when `uid` is `ancestorUid` or one of its descendants. */
   isWithinSubtree(uid: string, ancestorUid: string): Promise<boolean>;
   create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>>;
-  updateBase(uid: string, request: UpdateProjectBaseRequest, allowed: AllowedRevisions): Promise<WriteOutcome<StoredProject>>;
-  updateSettings(uid: string, request: UpdateProjectSettingsRequest, allowed: AllowedRevisions): Promise<WriteOutcome<StoredProject>>;
+  updateBase(
+    uid: string,
+    request: UpdateProjectBaseRequest,
+    allowed: AllowedRevisions,
+  ): Promise<WriteOutcome<StoredProject>>;
+  updateSettings(
+    uid: string,
+    request: UpdateProjectSettingsRequest,
+    allowed: AllowedRevisions,
+  ): Promise<WriteOutcome<StoredProject>>;
   delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome>;
   /** One page of the projects the caller may view, in list order, after `cursor`. */
-  listVisible(caller: Caller, filter: ListFilter, cursor: ListCursor | undefined, limit: number): Promise<ProjectFull[]>;
+  listVisible(
+    caller: Caller,
+    filter: ListFilter,
+    cursor: ListCursor | undefined,
+    limit: number,
+  ): Promise<ProjectFull[]>;
 }

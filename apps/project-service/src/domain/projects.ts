@@ -7,7 +7,14 @@ import type {
 } from '../api/project-schemas';
 import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
 import type { Caller } from './caller';
-import type { AllowedRevisions, ListCursor, ListFilter, ProjectStore, StoredProject, WriteOutcome } from './project-store';
+import type {
+  AllowedRevisions,
+  ListCursor,
+  ListFilter,
+  ProjectStore,
+  StoredProject,
+  WriteOutcome,
+} from './project-store';
 
 export const INVALID_PARENT = 'invalid parent project';
 
@@ -41,7 +48,12 @@ export class ProjectService {
     return written(await this.store.create(request));
   }
 
-  async updateBase(caller: Caller, uid: string, request: UpdateProjectBaseRequest, allowed: AllowedRevisions): Promise<StoredProject> {
+  async updateBase(
+    caller: Caller,
+    uid: string,
+    request: UpdateProjectBaseRequest,
+    allowed: AllowedRevisions,
+  ): Promise<StoredProject> {
     requireRight(await this.accessTo(caller, uid), 'write', 'update this project');
     const current = await this.found(uid);
     await this.checkNewParent(caller, current, request.parent_uid);
@@ -87,14 +99,23 @@ export class ProjectService {
     }
   }
 
-
-  async updateSettings(caller: Caller, uid: string, request: UpdateProjectSettingsRequest, allowed: AllowedRevisions): Promise<StoredProject> {
+  async updateSettings(
+    caller: Caller,
+    uid: string,
+    request: UpdateProjectSettingsRequest,
+    allowed: AllowedRevisions,
+  ): Promise<StoredProject> {
     requireRight(await this.accessTo(caller, uid), 'write', "update this project's settings");
     return written(await this.store.updateSettings(uid, request, allowed));
   }
 
   /** Pages of the projects the caller may view, in list order, from `after` on. */
-  async *listVisible(caller: Caller, filter: ListFilter, after: ListCursor | undefined, batchSize: number): AsyncGenerator<ProjectFull[]> {
+  async *listVisible(
+    caller: Caller,
+    filter: ListFilter,
+    after: ListCursor | undefined,
+    batchSize: number,
+  ): AsyncGenerator<ProjectFull[]> {
     let cursor = after;
     for (;;) {
       const batch = await this.store.listVisible(caller, filter, cursor, batchSize);
@@ -115,7 +136,10 @@ export class ProjectService {
     const rows = await this.store.listVisible(caller, filter, after, pageSize + 1);
     const projects = rows.slice(0, pageSize);
     const last = projects.at(-1);
-    return { projects, next: rows.length > pageSize && last ? { name: last.name, uid: last.uid } : undefined };
+    return {
+      projects,
+      next: rows.length > pageSize && last ? { name: last.name, uid: last.uid } : undefined,
+    };
   }
 }
 

@@ -28,7 +28,10 @@ export function readBody(req: Request): unknown {
 export function responseCodec(req: Request): BodyCodec {
   const accepted = req.accepts(allMediaTypes);
   const codec = accepted ? codecFor(accepted) : undefined;
-  if (!codec) throw notAcceptable(`none of the acceptable media types is available; this service produces ${allMediaTypes.join(', ')}`);
+  if (!codec)
+    throw notAcceptable(
+      `none of the acceptable media types is available; this service produces ${allMediaTypes.join(', ')}`,
+    );
   return codec;
 }
 
@@ -37,7 +40,13 @@ function contentTypeOf(codec: BodyCodec): string {
 }
 
 /** Sends a representation in the negotiated format. */
-export function sendRepresentation(req: Request, res: Response, status: number, name: string, value: unknown): void {
+export function sendRepresentation(
+  req: Request,
+  res: Response,
+  status: number,
+  name: string,
+  value: unknown,
+): void {
   const codec = responseCodec(req);
   res.status(status).setHeader('Content-Type', contentTypeOf(codec));
   res.send(codec.encode(name, value));

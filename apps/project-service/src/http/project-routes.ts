@@ -16,7 +16,14 @@ import type { ProjectService } from '../domain/projects';
 import { callerOf } from './authentication';
 import { readBody, sendRepresentation, streamListRepresentation } from './negotiation';
 import { decodePageToken, encodePageToken } from './page-token';
-import { checkVersion, ifMatchOf, ifNoneMatchOf, syncRequested, uidForRead, uidForWrite } from './request-parameters';
+import {
+  checkVersion,
+  ifMatchOf,
+  ifNoneMatchOf,
+  syncRequested,
+  uidForRead,
+  uidForWrite,
+} from './request-parameters';
 
 const LIST_CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 /** Rows per database round trip while streaming the unpaged list. */
@@ -41,7 +48,14 @@ function sendWithEtag(
 }
 
 /** GET with If-None-Match: 304 when the client's copy is current. */
-function sendCurrent(req: Request, res: Response, name: string, value: unknown, representation: Representation, revision: number) {
+function sendCurrent(
+  req: Request,
+  res: Response,
+  name: string,
+  value: unknown,
+  representation: Representation,
+  revision: number,
+) {
   const etag = etagOf(representation, revision);
   if (noneMatchSatisfied(ifNoneMatchOf(req), etag)) {
     res.status(304).setHeader('ETag', etag).end();
@@ -82,7 +96,13 @@ export function projectRoutes(projects: ProjectService): Router {
     const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
     res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
     if (query.page_size === undefined && query.page_token === undefined) {
-      await streamListRepresentation(req, res, 'Projects', 'projects', projects.listVisible(caller, filter, undefined, STREAM_BATCH_SIZE));
+      await streamListRepresentation(
+        req,
+        res,
+        'Projects',
+        'projects',
+        projects.listVisible(caller, filter, undefined, STREAM_BATCH_SIZE),
+      );
       return;
     }
     const page = await projects.listPage(caller, filter, after, query.page_size ?? DEFAULT_PAGE_SIZE);
@@ -100,7 +120,14 @@ export function projectRoutes(projects: ProjectService): Router {
     const request = CreateProjectRequest.parse(readBody(req));
     const project = await projects.create(callerOf(res), request);
     res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
-    sendWithEtag(req, res, 201, 'ProjectFull', ProjectFull.parse(project.full), etagOf('base', project.baseRevision));
+    sendWithEtag(
+      req,
+      res,
+      201,
+      'ProjectFull',
+      ProjectFull.parse(project.full),
+      etagOf('base', project.baseRevision),
+    );
   });
 
   router.get('/projects/:uid', async (req, res) => {
@@ -114,8 +141,20 @@ export function projectRoutes(projects: ProjectService): Router {
     syncRequested(req);
     const uid = uidForWrite(req);
     const request = UpdateProjectBaseRequest.parse(readBody(req));
-    const project = await projects.updateBase(callerOf(res), uid, request, revisionsAllowedBy(ifMatchOf(req), 'base'));
-    sendWithEtag(req, res, 200, 'ProjectBase', ProjectBase.parse(project.base), etagOf('base', project.baseRevision));
+    const project = await projects.updateBase(
+      callerOf(res),
+      uid,
+      request,
+      revisionsAllowedBy(ifMatchOf(req), 'base'),
+    );
+    sendWithEtag(
+      req,
+      res,
+      200,
+      'ProjectBase',
+      ProjectBase.parse(project.base),
+      etagOf('base', project.baseRevision),
+    );
   });
 
   router.delete('/projects/:uid', async (req, res) => {
@@ -129,7 +168,14 @@ export function projectRoutes(projects: ProjectService): Router {
   router.get('/projects/:uid/settings', async (req, res) => {
     checkVersion(req);
     const project = await projects.getSettings(callerOf(res), uidForRead(req));
-    sendCurrent(req, res, 'ProjectSettings', ProjectSettings.parse(project.settings), 'settings', project.settingsRevision);
+    sendCurrent(
+      req,
+      res,
+      'ProjectSettings',
+      ProjectSettings.parse(project.settings),
+      'settings',
+      project.settingsRevision,
+    );
   });
 
   router.put('/projects/:uid/settings', rawBody, async (req, res) => {
@@ -137,8 +183,20 @@ export function projectRoutes(projects: ProjectService): Router {
     syncRequested(req);
     const uid = uidForWrite(req);
     const request = UpdateProjectSettingsRequest.parse(readBody(req));
-    const project = await projects.updateSettings(callerOf(res), uid, request, revisionsAllowedBy(ifMatchOf(req), 'settings'));
-    sendWithEtag(req, res, 200, 'ProjectSettings', ProjectSettings.parse(project.settings), etagOf('settings', project.settingsRevision));
+    const project = await projects.updateSettings(
+      callerOf(res),
+      uid,
+      request,
+      revisionsAllowedBy(ifMatchOf(req), 'settings'),
+    );
+    sendWithEtag(
+      req,
+      res,
+      200,
+      'ProjectSettings',
+      ProjectSettings.parse(project.settings),
+      etagOf('settings', project.settingsRevision),
+    );
   });
 
   // Unsupported methods on known paths are 405, not 404.
