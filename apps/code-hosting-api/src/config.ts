@@ -15,6 +15,24 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data/code-hosting-api'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
+  API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(30),
+  API_MAX_RESPONSE_ITEMS: z.coerce.number().int().min(1).default(50),
+  // scrypt cost N (a power of two); tests lower it to stay fast.
+  PASSWORD_HASH_COST: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+    .default(32768),
+  ADMIN_USERNAME: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(1).optional(),
+  ADMIN_EMAIL: z.string().min(1).optional(),
+  // Comma-separated; "danger_zone" restricts rename, delete and visibility changes to site admins.
+  ORG_DISABLED_FEATURES: z.string().default(''),
+  // Gitea's [admin] DISABLE_REGULAR_ORG_CREATION and [service] DEFAULT_ALLOW_CREATE_ORGANIZATION.
+  ORG_DISABLE_REGULAR_CREATION: z.stringbool().default(false),
+  ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
 });
 
 export interface Config {
@@ -24,7 +42,32 @@ export interface Config {
   logLevel: (typeof logLevels)[number];
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
+  settings: ServiceSettings;
+  /** Site administrator to ensure at start-up, when configured. */
+  bootstrapAdmin?: { username: string; password: string; email?: string };
 }
+
+/** The deployment settings the API's rules read. */
+export interface ServiceSettings {
+  defaultPageSize: number;
+  maxPageSize: number;
+  passwordHashCost: number;
+  /** Danger-zone actions on organizations are for site administrators only. */
+  orgDangerZoneRestricted: boolean;
+  /** Only site administrators may create organizations. */
+  disableRegularOrgCreation: boolean;
+  /** Whether new users may create organizations. */
+  defaultAllowCreateOrganization: boolean;
+}
+
+export const defaultSettings: ServiceSettings = {
+  defaultPageSize: 30,
+  maxPageSize: 50,
+  passwordHashCost: 32768,
+  orgDangerZoneRestricted: false,
+  disableRegularOrgCreation: false,
+  defaultAllowCreateOrganization: true,
+};
 
 export class ConfigError extends Error {}
 
@@ -44,6 +87,20 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
     logLevel: env.LOG_LEVEL,
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
+    settings: {
+      defaultPageSize: env.API_DEFAULT_PAGING_NUM,
+      maxPageSize: env.API_MAX_RESPONSE_ITEMS,
+      passwordHashCost: env.PASSWORD_HASH_COST,
+      orgDangerZoneRestricted: env.ORG_DISABLED_FEATURES.split(',')
+        .map((feature) => feature.trim())
+        .includes('danger_zone'),
+      disableRegularOrgCreation: env.ORG_DISABLE_REGULAR_CREATION,
+      defaultAllowCreateOrganization: env.ORG_DEFAULT_ALLOW_CREATE,
+    },
+    bootstrapAdmin:
+      env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+        ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL }
+        : undefined,
   };
 }
 

@@ -2,6 +2,8 @@ import http from 'node:http';
 import { createTerminus } from '@godaddy/terminus';
 import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
+import { createStore } from './db/store';
+import { accountService } from './domain/accounts';
 import { applyMigrations } from './db/migrate';
 import { buildApp } from './http/app';
 import { createLogger } from './logger';
@@ -14,7 +16,19 @@ async function main(): Promise<void> {
   logger.info({ applied, database: config.database.kind }, 'database ready');
   const database = connectPrisma(location.source, location.close);
 
-  const server = http.createServer(buildApp({ database, logger, rootUrl: config.rootUrl }));
+  const bootstrapped = await accountService(createStore(database.prisma), config.settings).bootstrapAdmin(
+    config.bootstrapAdmin,
+    config.environment !== 'production',
+  );
+  if (bootstrapped) {
+    // Printed once, straight to the terminal and never through the logger: these are secrets.
+    process.stdout.write(
+      `\nCreated site administrator "${bootstrapped.username}"\n  password: ${bootstrapped.password}\n  token:    ${bootstrapped.token}\n` +
+        'They are shown only this once. Set ADMIN_USERNAME/ADMIN_PASSWORD to choose your own.\n\n',
+    );
+  }
+
+  const server = http.createServer(buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings }));
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,

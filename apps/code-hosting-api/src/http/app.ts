@@ -1,24 +1,68 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
+import { createStore } from '../db/store';
+import { accountService } from '../domain/accounts';
+import { organizationService } from '../domain/organizations';
+import { repositoryService } from '../domain/repositories';
+import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
+import { apiRoutes } from './api-routes';
+import { authentication } from './authentication';
 import { healthRoutes } from './health';
 import { requestId } from './request-id';
+import { createWire } from './wire';
 
 export interface AppDependencies {
   database: Database;
   logger: Logger;
   rootUrl: string;
+  settings?: ServiceSettings;
 }
 
+/** Query parameters that carry credentials; they never reach the logs. */
+const secretQueryParameters = /([?&](?:token|access_token)=)[^&]*/gi;
+
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger, rootUrl }: AppDependencies): Express {
+export function buildApp({ database, logger, rootUrl, settings = defaultSettings }: AppDependencies): Express {
+  const store = createStore(database.prisma);
+  const accounts = accountService(store, settings);
+  const routes = apiRoutes({
+    store,
+    accounts,
+    organizations: organizationService(store, settings),
+    teams: teamService(store),
+    repositories: repositoryService(store),
+    wire: createWire(rootUrl),
+    settings,
+    rootUrl,
+  });
+  const swaggerDocument = routes.document(rootUrl);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(pinoHttp({ logger, genReqId: requestId }));
+  app.set('query parser', 'extended');
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: requestId,
+      serializers: {
+        req: (req: { method: string; url: string; id: unknown }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url.replace(secretQueryParameters, '$1[redacted]'),
+        }),
+      },
+    }),
+  );
   app.use(healthRoutes(() => database.isReady()));
+  app.get('/swagger.v1.json', (_req, res) => {
+    res.json(swaggerDocument);
+  });
+  app.use('/api/v1', express.json({ limit: '1mb' }), authentication(accounts), routes.router);
   app.use(routeNotFound());
   app.use(
     createErrorHandler({

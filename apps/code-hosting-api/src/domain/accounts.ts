@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { badRequest, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import type { ServiceSettings } from '../config';
+import type { AccountChanges, Store } from '../db/store';
+import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
+import { canSeeAccount } from './access';
+import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { hashPassword, verifyPassword } from './passwords';
+import type { AccountRecord, TokenRecord, Visibility } from './records';
+import { knownScopes } from './token-scopes';
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  fullName?: string;
+  visibility?: Visibility;
+  isAdmin?: boolean;
+}
+
+export interface UserChanges {
+  email?: string;
+  fullName?: string;
+  visibility?: Visibility;
+  isAdmin?: boolean;
+  allowCreateOrganization?: boolean;
+  active?: boolean;
+  description?: string;
+  website?: string;
+  location?: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2002';
+}
+
+export function accountService(store: Store, settings: ServiceSettings) {
+  async function createUserAccount(user: NewUser): Promise<AccountRecord> {
+    assertUsableAccountName(user.username, 'username');
+    if (!isValidEmail(user.email)) throw unprocessableEntity(`email: e-mail address is invalid [email: ${user.email}]`);
+    if (await store.findAccountByName(user.username)) throw accountExistsError(user.username);
+    try {
+      return await store.createUser({
+        name: user.username,
+        type: 'user',
+        email: user.email,
+        fullName: user.fullName ?? '',
+        visibility: user.visibility ?? 'public',
+        isAdmin: user.isAdmin ?? false,
+        allowCreateOrganization: settings.defaultAllowCreateOrganization,
+        passwordHash: await hashPassword(user.password, settings.passwordHashCost),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw accountExistsError(user.username);
+      throw error;
+    }
+  }
+
+  async function issueToken(account: AccountRecord, name: string, scopes: string[]): Promise<{ token: TokenRecord; secret: string }> {
+    if (scopes.length === 0) throw badRequest('access token must have a scope');
+    const unknown = scopes.filter((scope) => !knownScopes.has(scope));
+    if (unknown.length) throw badRequest(`invalid access token scope: ${unknown.join(', ')}`);
+    if (await store.findTokenNamed(account.id, name)) throw badRequest('access token name has been used already');
+    const secret = randomBytes(20).toString('hex');
+    try {
+      const token = await store.createToken({
+        accountId: account.id,
+        name,
+        tokenHash: hashToken(secret),
+        tokenLastEight: secret.slice(-8),
+        scopes: [...new Set(scopes)],
+      });
+      return { token, secret };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest('access token name has been used already');
+      throw error;
+    }
+  }
+
+  /** The user a path names, when the caller may see them. */
+  async function visibleUser(caller: Caller, username: string): Promise<AccountRecord> {
+    const account = await store.findAccountByName(username);
+    if (!account || account.type !== 'user' || !(await canSeeAccount(store, caller, account))) {
+      throw notFound(`user ${username} does not exist`);
+    }
+    return account;
+  }
+
+  /** Gitea's reqSelfOrAdmin. */
+  async function selfOrAdmin(caller: Caller, username: string): Promise<AccountRecord> {
+    const user = requireUser(caller);
+    if (user.lowerName === username.toLowerCase()) return user;
+    if (!isSiteAdmin(caller)) throw forbidden('you may only manage your own account');
+    const account = await store.findAccountByName(username);
+    if (!account || account.type !== 'user') throw notFound(`user ${username} does not exist`);
+    return account;
+  }
+
+  return {
+    createUserAccount,
+    issueToken,
+    visibleUser,
+
+    async authenticateToken(secret: string): Promise<{ account: AccountRecord; scopes: string[] } | null> {
+      const found = await store.findTokenByHash(hashToken(secret));
+      if (!found || found.account.type !== 'user' || !found.account.isActive) return null;
+      await store.touchToken(found.token.id);
+      return { account: found.account, scopes: found.token.scopes };
+    },
+
+    async authenticatePassword(username: string, password: string): Promise<AccountRecord | null> {
+      const credentials = await store.findUserCredentials(username);
+      if (!credentials?.passwordHash || !credentials.account.isActive) return null;
+      if (!(await verifyPassword(password, credentials.passwordHash))) return null;
+      await store.recordLogin(credentials.account.id);
+      return credentials.account;
+    },
+
+    findAccount: (name: string) => store.findAccountByName(name),
+
+    /** POST /admin/users. */
+    async adminCreateUser(caller: Caller, user: NewUser): Promise<AccountRecord> {
+      requireUser(caller);
+      if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+      return createUserAccount(user);
+    },
+
+    /** PATCH /admin/users/{username}: only supplied fields change. */
+    async adminEditUser(caller: Caller, username: string, changes: UserChanges): Promise<AccountRecord> {
+      requireUser(caller);
+      if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+      const account = await store.findAccountByName(username);
+      if (!account || account.type !== 'user') throw notFound(`user ${username} does not exist`);
+      if (changes.email !== undefined && !isValidEmail(changes.email)) {
+        throw unprocessableEntity(`email: e-mail address is invalid [email: ${changes.email}]`);
+      }
+      const { active, ...rest } = changes;
+      const update: AccountChanges = { ...rest, ...(active === undefined ? {} : { isActive: active }) };
+      return store.updateAccount(account.id, Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)));
+    },
+
+    /** POST /users/{username}/tokens (the HTTP layer insists on basic auth). */
+    async createToken(caller: Caller, username: string, name: string, scopes: string[]) {
+      const account = await selfOrAdmin(caller, username);
+      return issueToken(account, name, scopes);
+    },
+
+    /** DELETE /users/{username}/tokens/{token}: by id or by name. */
+    async deleteToken(caller: Caller, username: string, idOrName: string): Promise<void> {
+      const account = await selfOrAdmin(caller, username);
+      const byId = /^\d+$/.test(idOrName) ? await store.findTokenById(account.id, Number(idOrName)) : null;
+      const token = byId ?? (await store.findTokenNamed(account.id, idOrName));
+      if (!token) throw notFound(`access token ${idOrName} does not exist`);
+      await store.deleteToken(token.id);
+    },
+
+    /**
+     * Start-up: ensure the configured site administrator exists. Without configuration (development),
+     * create one with a generated password the first time; returns the secrets to print once.
+     */
+    async bootstrapAdmin(
+      admin: { username: string; password: string; email?: string } | undefined,
+      development: boolean,
+    ): Promise<{ username: string; password?: string; token: string } | undefined> {
+      if (admin) {
+        const existing = await store.findAccountByName(admin.username);
+        if (existing) {
+          if (existing.type === 'user' && !existing.isAdmin) await store.updateAccount(existing.id, { isAdmin: true });
+          return undefined;
+        }
+        await createUserAccount({ username: admin.username, password: admin.password, email: admin.email ?? `${admin.username}@localhost`, isAdmin: true });
+        return undefined;
+      }
+      if (!development || (await store.anyAdminExists())) return undefined;
+      const password = randomBytes(12).toString('base64url');
+      const account = await createUserAccount({ username: 'root', password, email: 'root@localhost', isAdmin: true });
+      const { secret } = await issueToken(account, 'bootstrap', ['all']);
+      return { username: account.name, password, token: secret };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

@@ -1,0 +1,91 @@
+import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import type { Store } from '../db/store';
+import { canSeeAccount, membershipOf } from './access';
+import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { offsetOf, type ListOptions } from './pagination';
+import type { AccountRecord, Page, TeamRecord } from './records';
+
+export interface NewTeam {
+  name: string;
+  description?: string;
+  permission?: TeamRecord['permission'];
+  canCreateOrgRepo?: boolean;
+  includesAllRepositories?: boolean;
+}
+
+export function teamService(store: Store) {
+  async function requireOwner(caller: Caller, org: AccountRecord): Promise<void> {
+    const user = requireUser(caller);
+    if (isSiteAdmin(caller)) return;
+    if (caller.publicOnly || (await membershipOf(store, org, user.id)).level !== 'owner') {
+      throw forbidden('must be an organization owner');
+    }
+  }
+
+  async function visibleOrganization(caller: Caller, name: string): Promise<AccountRecord> {
+    const org = await store.findAccountByName(name);
+    if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org))) {
+      throw notFound(`organization ${name} does not exist`);
+    }
+    return org;
+  }
+
+  /** The team and its organization; 404 when either is not visible to the caller. */
+  async function visibleTeam(caller: Caller, id: number): Promise<{ team: TeamRecord; org: AccountRecord }> {
+    const team = await store.findTeam(id);
+    const org = team && (await store.findAccountById(team.orgId));
+    if (!team || !org || !(await canSeeAccount(store, caller, org))) throw notFound(`team ${id} does not exist`);
+    return { team, org };
+  }
+
+  return {
+    /** POST /orgs/{org}/teams: organization owners only. */
+    async create(caller: Caller, orgName: string, team: NewTeam): Promise<{ team: TeamRecord; org: AccountRecord }> {
+      const org = await visibleOrganization(caller, orgName);
+      await requireOwner(caller, org);
+      if (await store.findTeamByName(org.id, team.name)) throw unprocessableEntity(`team already exists [name: ${team.name}]`);
+      const permission = team.permission ?? 'read';
+      const created = await store.createTeam({
+        orgId: org.id,
+        name: team.name,
+        description: team.description ?? '',
+        permission,
+        canCreateOrgRepo: permission === 'owner' || (team.canCreateOrgRepo ?? false),
+        includesAllRepositories: permission === 'owner' || (team.includesAllRepositories ?? false),
+      });
+      return { team: created, org };
+    },
+
+    /** GET /orgs/{org}/teams: members of the organization and site admins. */
+    async list(caller: Caller, orgName: string, options: ListOptions): Promise<{ page: Page<TeamRecord>; org: AccountRecord }> {
+      const user = requireUser(caller);
+      const org = await visibleOrganization(caller, orgName);
+      if (!isSiteAdmin(caller) && !(await membershipOf(store, org, user.id)).isMember) {
+        throw forbidden('must be a member of the organization');
+      }
+      return { page: await store.listTeams(org.id, offsetOf(options), options.pageSize), org };
+    },
+
+    /** PUT /teams/{id}/members/{username}. */
+    async addMember(caller: Caller, teamId: number, username: string): Promise<void> {
+      const { team, org } = await visibleTeam(caller, teamId);
+      await requireOwner(caller, org);
+      const user = await store.findAccountByName(username);
+      if (!user || user.type !== 'user') throw notFound(`user ${username} does not exist`);
+      await store.addTeamMember(team.id, user.id);
+    },
+
+    /** DELETE /teams/{id}/members/{username}: an owner team keeps at least one member. */
+    async removeMember(caller: Caller, teamId: number, username: string): Promise<void> {
+      const { team, org } = await visibleTeam(caller, teamId);
+      await requireOwner(caller, org);
+      const user = await store.findAccountByName(username);
+      if (!user || user.type !== 'user') throw notFound(`user ${username} does not exist`);
+      if (!(await store.removeTeamMember(team.id, user.id, team.permission === 'owner'))) {
+        throw conflict('cannot remove the last member of an owner team');
+      }
+    },
+  };
+}
+
+export type TeamService = ReturnType<typeof teamService>;

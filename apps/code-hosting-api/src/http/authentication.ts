@@ -1,0 +1,89 @@
+import { forbidden, notFound, unauthorized } from '@repo/http-errors';
+import type { Request, RequestHandler, Response } from 'express';
+import type { AccountService } from '../domain/accounts';
+import { anonymous, type Caller } from '../domain/caller';
+import { isPublicOnly } from '../domain/token-scopes';
+
+/** The caller plus how they proved it: token scopes (null for a password) and whether Basic auth was used. */
+export interface Authentication {
+  caller: Caller;
+  scopes: string[] | null;
+  viaBasicPassword: boolean;
+}
+
+const invalidCredentials = 'invalid username, password or token';
+
+function firstQueryValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+export function authenticationOf(res: Response): Authentication {
+  return (res.locals['authentication'] as Authentication | undefined) ?? { caller: anonymous, scopes: null, viaBasicPassword: false };
+}
+
+export function callerOf(res: Response): Caller {
+  return authenticationOf(res).caller;
+}
+
+async function fromToken(accounts: AccountService, secret: string): Promise<Authentication> {
+  const found = await accounts.authenticateToken(secret);
+  if (!found) throw unauthorized(invalidCredentials);
+  return { caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) }, scopes: found.scopes, viaBasicPassword: false };
+}
+
+/** Gitea's Basic method: a token as the username (empty or x-oauth-basic password) or as the password, else a password. */
+async function fromBasic(accounts: AccountService, encoded: string): Promise<Authentication> {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  const username = separator < 0 ? decoded : decoded.slice(0, separator);
+  const password = separator < 0 ? '' : decoded.slice(separator + 1);
+  const tokenCandidate = password === '' || password === 'x-oauth-basic' ? username : password;
+  if (/^[0-9a-f]{40}$/.test(tokenCandidate)) {
+    const found = await accounts.authenticateToken(tokenCandidate);
+    if (found) {
+      return { caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) }, scopes: found.scopes, viaBasicPassword: false };
+    }
+  }
+  const account = await accounts.authenticatePassword(username, password);
+  if (!account) throw unauthorized(invalidCredentials);
+  return { caller: { user: account, publicOnly: false }, scopes: null, viaBasicPassword: true };
+}
+
+async function authenticate(accounts: AccountService, req: Request): Promise<Authentication> {
+  const header = req.headers.authorization?.trim();
+  const queryToken = firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token']);
+  if (header) {
+    const [scheme = '', credentials = ''] = header.split(/\s+/, 2);
+    switch (scheme.toLowerCase()) {
+      case 'token':
+      case 'bearer':
+        return fromToken(accounts, credentials);
+      case 'basic':
+        return fromBasic(accounts, credentials);
+      default:
+        throw unauthorized(invalidCredentials);
+    }
+  }
+  if (queryToken) return fromToken(accounts, queryToken);
+  return { caller: anonymous, scopes: null, viaBasicPassword: false };
+}
+
+/** Site administrators may act as another user with the `Sudo` header or `sudo` query. */
+async function applySudo(accounts: AccountService, req: Request, authentication: Authentication): Promise<Authentication> {
+  const target = req.get('Sudo') ?? firstQueryValue(req.query['sudo']);
+  if (!target) return authentication;
+  const user = authentication.caller.user;
+  if (!user?.isAdmin) throw forbidden('Only administrators allowed to sudo.');
+  const account = await accounts.findAccount(target);
+  if (!account || account.type !== 'user') throw notFound(`user ${target} does not exist`);
+  return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };
+}
+
+export function authentication(accounts: AccountService): RequestHandler {
+  return async (req, res, next) => {
+    res.locals['authentication'] = await applySudo(accounts, req, await authenticate(accounts, req));
+    next();
+  };
+}

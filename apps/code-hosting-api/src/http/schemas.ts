@@ -1,0 +1,421 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { actionTypes } from '../domain/records';
+
+// The wire format, declared once: requests are validated with these schemas, responses are
+// typed by them, and the OpenAPI document is generated from them (Gitea's modules/structs).
+
+extendZodWithOpenApi(z);
+
+const visibility = z.enum(['public', 'limited', 'private']);
+const dateTime = z.string().openapi({ format: 'date-time' });
+const int64 = z.number().int().openapi({ format: 'int64' });
+
+/** Gitea's binding ValidUrl: empty, or an http(s) URL. */
+const website = z
+  .string()
+  .max(255)
+  .refine((value) => value === '' || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value), 'must be a valid http or https URL');
+
+// ---- requests ---------------------------------------------------------------------------
+
+export const createOrgOption = z
+  .object({
+    username: z.string().min(1),
+    full_name: z.string().max(100).optional(),
+    email: z.string().max(255).optional(),
+    description: z.string().max(255).optional(),
+    website: website.optional(),
+    location: z.string().max(50).optional(),
+    // Gitea accepts "" for the default.
+    visibility: z.enum(['public', 'limited', 'private', '']).optional(),
+    repo_admin_change_team_access: z.boolean().optional(),
+  })
+  .openapi('CreateOrgOption');
+
+export const editOrgOption = z
+  .object({
+    full_name: z.string().max(100).optional(),
+    email: z.string().max(255).optional(),
+    description: z.string().max(255).optional(),
+    website: website.optional(),
+    location: z.string().max(50).optional(),
+    visibility: visibility.optional(),
+    repo_admin_change_team_access: z.boolean().optional(),
+  })
+  .openapi('EditOrgOption');
+
+export const renameOrgOption = z.object({ new_name: z.string().min(1) }).openapi('RenameOrgOption');
+
+export const createUserOption = z
+  .object({
+    username: z.string().min(1),
+    email: z.string().min(1).max(255),
+    password: z.string().min(1).max(255),
+    full_name: z.string().max(100).optional(),
+    visibility: visibility.optional(),
+    login_name: z.string().optional(),
+    source_id: z.number().int().optional(),
+    must_change_password: z.boolean().optional(),
+    send_notify: z.boolean().optional(),
+    restricted: z.boolean().optional(),
+  })
+  .openapi('CreateUserOption');
+
+export const editUserOption = z
+  .object({
+    admin: z.boolean().optional(),
+    allow_create_organization: z.boolean().optional(),
+    active: z.boolean().optional(),
+    email: z.string().max(255).optional(),
+    full_name: z.string().max(100).optional(),
+    visibility: visibility.optional(),
+    description: z.string().max(255).optional(),
+    website: website.optional(),
+    location: z.string().max(50).optional(),
+    login_name: z.string().optional(),
+    source_id: z.number().int().optional(),
+  })
+  .openapi('EditUserOption');
+
+export const createAccessTokenOption = z
+  .object({ name: z.string().min(1).max(255), scopes: z.array(z.string()).optional() })
+  .openapi('CreateAccessTokenOption');
+
+const teamPermission = z.enum(['read', 'write', 'admin', 'owner']);
+
+export const createTeamOption = z
+  .object({
+    name: z.string().min(1).max(255).regex(/^[-.\w]+$/, 'must be valid alpha or numeric or dash(-_) or dot characters'),
+    description: z.string().max(255).optional(),
+    permission: teamPermission.optional(),
+    can_create_org_repo: z.boolean().optional(),
+    includes_all_repositories: z.boolean().optional(),
+    units: z.array(z.string()).optional(),
+    units_map: z.record(z.string(), z.string()).optional(),
+  })
+  .openapi('CreateTeamOption');
+
+export const createRepoOption = z
+  .object({
+    name: z.string().min(1).max(100),
+    description: z.string().max(2048).optional(),
+    private: z.boolean().optional(),
+    auto_init: z.boolean().optional(),
+    default_branch: z.string().optional(),
+    template: z.boolean().optional(),
+  })
+  .openapi('CreateRepoOption');
+
+export const editRepoOption = z
+  .object({
+    name: z.string().min(1).max(100).optional(),
+    description: z.string().max(2048).optional(),
+    website: website.optional(),
+    private: z.boolean().optional(),
+    archived: z.boolean().optional(),
+  })
+  .openapi('EditRepoOption');
+
+export const addCollaboratorOption = z
+  .object({ permission: z.enum(['read', 'write', 'admin']).optional() })
+  .openapi('AddCollaboratorOption');
+
+export const createIssueOption = z
+  .object({ title: z.string().min(1).max(255), body: z.string().optional(), closed: z.boolean().optional() })
+  .openapi('CreateIssueOption');
+
+export const editIssueOption = z
+  .object({ title: z.string().min(1).max(255).optional(), body: z.string().optional(), state: z.enum(['open', 'closed']).optional() })
+  .openapi('EditIssueOption');
+
+export const createPullRequestOption = z
+  .object({ title: z.string().min(1).max(255), body: z.string().optional(), head: z.string().min(1), base: z.string().min(1) })
+  .openapi('CreatePullRequestOption');
+
+export const listQuery = z.object({
+  page: z.string().optional().openapi({ description: 'page number of results to return (1-based)', type: 'integer' }),
+  limit: z.string().optional().openapi({ description: 'page size of results', type: 'integer' }),
+});
+
+export const feedQuery = listQuery.extend({
+  date: z.string().optional().openapi({ format: 'date', description: 'the date of the activities to be found' }),
+});
+
+export const issueListQuery = listQuery.extend({
+  state: z.enum(['open', 'closed', 'all']).optional(),
+  type: z.enum(['issues', 'pulls']).optional(),
+});
+
+// ---- responses --------------------------------------------------------------------------
+
+export const apiError = z.object({ message: z.string(), url: z.string() }).openapi('APIError');
+
+export const user = z
+  .object({
+    id: int64,
+    login: z.string(),
+    login_name: z.string(),
+    source_id: int64,
+    full_name: z.string(),
+    email: z.string().openapi({ format: 'email' }),
+    avatar_url: z.string(),
+    html_url: z.string(),
+    language: z.string(),
+    is_admin: z.boolean(),
+    last_login: dateTime,
+    created: dateTime,
+    restricted: z.boolean(),
+    active: z.boolean(),
+    prohibit_login: z.boolean(),
+    location: z.string(),
+    website: z.string(),
+    description: z.string(),
+    visibility: z.string(),
+    followers_count: int64,
+    following_count: int64,
+    starred_repos_count: int64,
+    username: z.string(),
+  })
+  .openapi('User');
+
+export const organization = z
+  .object({
+    id: int64,
+    name: z.string(),
+    full_name: z.string(),
+    email: z.string(),
+    avatar_url: z.string(),
+    description: z.string(),
+    website: z.string(),
+    location: z.string(),
+    visibility: z.string(),
+    repo_admin_change_team_access: z.boolean(),
+    username: z.string(),
+  })
+  .openapi('Organization');
+
+export const organizationPermissions = z
+  .object({
+    can_read: z.boolean(),
+    can_write: z.boolean(),
+    is_admin: z.boolean(),
+    is_owner: z.boolean(),
+    can_create_repository: z.boolean(),
+  })
+  .openapi('OrganizationPermissions');
+
+export const team = z
+  .object({
+    id: int64,
+    name: z.string(),
+    description: z.string(),
+    organization: organization,
+    includes_all_repositories: z.boolean(),
+    permission: z.enum(['none', 'read', 'write', 'admin', 'owner']),
+    units: z.array(z.string()),
+    units_map: z.record(z.string(), z.string()),
+    can_create_org_repo: z.boolean(),
+  })
+  .openapi('Team');
+
+export const accessToken = z
+  .object({
+    id: int64,
+    name: z.string(),
+    sha1: z.string(),
+    token_last_eight: z.string(),
+    scopes: z.array(z.string()),
+    created_at: dateTime,
+    last_used_at: dateTime,
+  })
+  .openapi('AccessToken');
+
+export const permission = z.object({ admin: z.boolean(), push: z.boolean(), pull: z.boolean() }).openapi('Permission');
+
+export const internalTracker = z
+  .object({
+    enable_time_tracker: z.boolean(),
+    allow_only_contributors_to_track_time: z.boolean(),
+    enable_issue_dependencies: z.boolean(),
+  })
+  .openapi('InternalTracker');
+
+export const repository = z
+  .object({
+    id: int64,
+    owner: user,
+    name: z.string(),
+    full_name: z.string(),
+    description: z.string(),
+    empty: z.boolean(),
+    private: z.boolean(),
+    fork: z.boolean(),
+    template: z.boolean(),
+    parent: z.null(),
+    mirror: z.boolean(),
+    size: int64,
+    language: z.string(),
+    languages_url: z.string(),
+    html_url: z.string(),
+    url: z.string(),
+    link: z.string(),
+    ssh_url: z.string(),
+    clone_url: z.string(),
+    original_url: z.string(),
+    website: z.string(),
+    stars_count: int64,
+    forks_count: int64,
+    watchers_count: int64,
+    open_issues_count: int64,
+    open_pr_counter: int64,
+    release_counter: int64,
+    default_branch: z.string(),
+    archived: z.boolean(),
+    created_at: dateTime,
+    updated_at: dateTime,
+    archived_at: dateTime,
+    permissions: permission,
+    has_issues: z.boolean(),
+    internal_tracker: internalTracker,
+    external_tracker: z.null(),
+    has_wiki: z.boolean(),
+    external_wiki: z.null(),
+    wiki_branch: z.string(),
+    globally_editable_wiki: z.boolean(),
+    has_pull_requests: z.boolean(),
+    has_projects: z.boolean(),
+    projects_mode: z.string(),
+    has_releases: z.boolean(),
+    has_packages: z.boolean(),
+    has_actions: z.boolean(),
+    has_code: z.boolean(),
+    ignore_whitespace_conflicts: z.boolean(),
+    allow_merge_commits: z.boolean(),
+    allow_rebase: z.boolean(),
+    allow_rebase_explicit: z.boolean(),
+    allow_squash_merge: z.boolean(),
+    allow_fast_forward_only_merge: z.boolean(),
+    allow_rebase_update: z.boolean(),
+    allow_manual_merge: z.boolean(),
+    autodetect_manual_merge: z.boolean(),
+    default_delete_branch_after_merge: z.boolean(),
+    default_merge_style: z.string(),
+    default_allow_maintainer_edit: z.boolean(),
+    default_target_branch: z.string(),
+    avatar_url: z.string(),
+    internal: z.boolean(),
+    mirror_interval: z.string(),
+    object_format_name: z.string(),
+    mirror_updated: dateTime,
+    repo_transfer: z.null(),
+    topics: z.array(z.string()),
+    licenses: z.array(z.string()),
+  })
+  .openapi('Repository');
+
+const pullRequestMeta = z
+  // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
+  .object({ merged: z.boolean(), merged_at: dateTime.nullable(), draft: z.boolean(), html_url: z.string() });
+
+const repositoryMeta = z
+  .object({ id: int64, name: z.string(), owner: z.string(), full_name: z.string() })
+  .openapi('RepositoryMeta');
+
+export const issue = z
+  .object({
+    id: int64,
+    url: z.string(),
+    html_url: z.string(),
+    number: int64,
+    user: user,
+    original_author: z.string(),
+    original_author_id: int64,
+    title: z.string(),
+    body: z.string(),
+    ref: z.string(),
+    assets: z.array(z.unknown()),
+    labels: z.array(z.unknown()),
+    milestone: z.null(),
+    assignee: z.null(),
+    assignees: z.null(),
+    state: z.enum(['open', 'closed']),
+    is_locked: z.boolean(),
+    comments: int64,
+    created_at: dateTime,
+    updated_at: dateTime,
+    closed_at: dateTime.nullable(),
+    due_date: z.null(),
+    time_estimate: int64,
+    pull_request: pullRequestMeta.nullable(),
+    repository: repositoryMeta,
+    pin_order: int64,
+  })
+  .openapi('Issue');
+
+const branchInfo = z
+  .object({ label: z.string(), ref: z.string(), sha: z.string(), repo_id: int64, repo: repository })
+  .openapi('PRBranchInfo');
+
+export const pullRequest = z
+  .object({
+    id: int64,
+    url: z.string(),
+    number: int64,
+    user: user,
+    title: z.string(),
+    body: z.string(),
+    labels: z.array(z.unknown()),
+    milestone: z.null(),
+    assignee: z.null(),
+    assignees: z.null(),
+    state: z.enum(['open', 'closed']),
+    is_locked: z.boolean(),
+    comments: int64,
+    html_url: z.string(),
+    diff_url: z.string(),
+    patch_url: z.string(),
+    mergeable: z.boolean(),
+    merged: z.boolean(),
+    merged_at: z.null(),
+    merge_commit_sha: z.null(),
+    merged_by: z.null(),
+    draft: z.boolean(),
+    base: branchInfo,
+    head: branchInfo,
+    merge_base: z.string(),
+    due_date: z.null(),
+    created_at: dateTime,
+    updated_at: dateTime,
+    closed_at: dateTime.nullable(),
+    pin_order: int64,
+  })
+  .openapi('PullRequest');
+
+export const activity = z
+  .object({
+    id: int64,
+    user_id: int64,
+    op_type: z.enum(actionTypes),
+    act_user_id: int64,
+    act_user: user,
+    repo_id: int64,
+    repo: repository,
+    comment_id: int64,
+    comment: z.null(),
+    ref_name: z.string(),
+    is_private: z.boolean(),
+    content: z.string(),
+    created: dateTime,
+  })
+  .openapi('Activity');
+
+export type UserWire = z.infer<typeof user>;
+export type OrganizationWire = z.infer<typeof organization>;
+export type RepositoryWire = z.infer<typeof repository>;
+export type IssueWire = z.infer<typeof issue>;
+export type PullRequestWire = z.infer<typeof pullRequest>;
+export type ActivityWire = z.infer<typeof activity>;
+export type TeamWire = z.infer<typeof team>;
+export type AccessTokenWire = z.infer<typeof accessToken>;
+export type OrganizationPermissionsWire = z.infer<typeof organizationPermissions>;
