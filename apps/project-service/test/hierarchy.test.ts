@@ -107,3 +107,17 @@ describe('deleting in a hierarchy', () => {
     await createProject(service, { parent_uid: root, slug });
   });
 });
+
+describe('concurrent re-parenting', () => {
+  it('never lets two opposite moves create a cycle', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const first = await createProject(service, { parent_uid: root });
+      const second = await createProject(service, { parent_uid: root });
+      const [moveFirst, moveSecond] = await Promise.all([
+        moveTo(first, second.uid),
+        moveTo(second, first.uid),
+      ]);
+      expect([moveFirst.status, moveSecond.status].sort()).toEqual([200, 400]);
+    }
+  });
+});

@@ -1,4 +1,8 @@
-import { useProjectService } from './app';
+import supertest from 'supertest';
+import { connectPrisma } from '../src/db/database';
+import { buildApp } from '../src/http/app';
+import { createLogger } from '../src/logger';
+import { testAuthConfig, useProjectService } from './app';
 import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
 
 const service = useProjectService();
@@ -571,5 +575,28 @@ describe('parameters shared by the operations', () => {
   it('answers 405 with Allow for a method the path does not support', async () => {
     const response = await service.request.patch('/projects').set('Authorization', admin()).expect(405);
     expect(response.headers['allow']).toBe('GET, POST');
+  });
+});
+
+describe('an unreachable database', () => {
+  it.each([
+    ['get', '/projects'],
+    ['get', `/projects/${MISSING_UID}`],
+    ['get', `/projects/${MISSING_UID}/settings`],
+    ['post', '/projects'],
+  ] as const)('answers %s %s with 503 and an error body', async (method, path) => {
+    // Port 1 on loopback refuses connections: a database that is down.
+    const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
+    try {
+      const app = buildApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
+      const client = supertest(app);
+      const response = await client[method](path)
+        .set('Authorization', admin())
+        .send({ slug: uniqueSlug(), name: 'n', description: 'd', parent_uid: MISSING_UID })
+        .expect(503);
+      expect(response.body).toEqual({ code: '503', message: expect.any(String) });
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -180,18 +180,6 @@ export class PrismaProjectStore implements ProjectStore {
     return row ? toStoredProject(row) : undefined;
   }
 
-  async isWithinSubtree(uid: string, ancestorUid: string): Promise<boolean> {
-    const rows = await this.prisma.$queryRaw<{ within: boolean }[]>`
-      WITH RECURSIVE chain AS (
-        SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
-        UNION ALL
-        SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
-        WHERE c.depth < ${MAX_DEPTH}
-      )
-      SELECT EXISTS (SELECT 1 FROM chain WHERE uid = ${ancestorUid}::uuid) AS within`;
-    return rows[0]?.within === true;
-  }
-
   async create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>> {
     try {
       const row = await this.prisma.project.create({
@@ -216,18 +204,40 @@ export class PrismaProjectStore implements ProjectStore {
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<StoredProject>> {
     try {
-      // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
-      const { count } = await this.prisma.project.updateMany({
-        where: { uid, baseRevision: revisionCondition(allowed) },
-        data: {
-          ...baseColumns(request),
-          // The root keeps its empty parent; the domain refuses to move it.
-          ...(request.parent_uid === '' ? {} : { parentUid: request.parent_uid }),
-          baseRevision: { increment: 1 },
-          updatedAt: new Date(),
-        },
+      const outcome = await this.prisma.$transaction(async (transaction) => {
+        const [current] = await transaction.$queryRaw<{ parent_uid: string | null }[]>`
+          SELECT parent_uid::text AS parent_uid FROM projects WHERE uid = ${uid}::uuid`;
+        const moves =
+          current !== undefined && request.parent_uid !== '' && request.parent_uid !== current.parent_uid;
+        if (moves) {
+          // Moves are serialized: two concurrent moves (A under B, B under A) would each
+          // pass a cycle check that only sees the committed tree.
+          await transaction.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('project-service:tree-moves'))`;
+          const [{ within } = { within: false }] = await transaction.$queryRaw<{ within: boolean }[]>`
+            WITH RECURSIVE chain AS (
+              SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${request.parent_uid}::uuid
+              UNION ALL
+              SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
+              WHERE c.depth < ${MAX_DEPTH}
+            )
+            SELECT EXISTS (SELECT 1 FROM chain WHERE uid = ${uid}::uuid) AS within`;
+          if (within) return 'cycle' as const;
+        }
+        // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
+        const { count } = await transaction.project.updateMany({
+          where: { uid, baseRevision: revisionCondition(allowed) },
+          data: {
+            ...baseColumns(request),
+            // The root keeps its empty parent; the domain refuses to move it.
+            ...(request.parent_uid === '' ? {} : { parentUid: request.parent_uid }),
+            baseRevision: { increment: 1 },
+            updatedAt: new Date(),
+          },
+        });
+        return count;
       });
-      return this.afterConditionalWrite(uid, count);
+      if (outcome === 'cycle') return { kind: 'cycle' };
+      return this.afterConditionalWrite(uid, outcome);
     } catch (error) {
       return constraintOutcome(error);
     }

@@ -42,7 +42,9 @@ export type WriteOutcome<T> =
   | { kind: 'missing' }
   | { kind: 'stale' }
   | { kind: 'slug-taken' }
-  | { kind: 'parent-missing' };
+  | { kind: 'parent-missing' }
+  /** The new parent is the project itself or one of its descendants. */
+  | { kind: 'cycle' };
 
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
@@ -52,9 +54,8 @@ export interface ProjectStore {
   /** The caller's memberships along the project's ancestor chain, in one query; undefined when the project does not exist. */
   membership(uid: string, principal: string): Promise<ChainMembership | undefined>;
   find(uid: string): Promise<StoredProject | undefined>;
-  /** True when `uid` is `ancestorUid` or one of its descendants. */
-  isWithinSubtree(uid: string, ancestorUid: string): Promise<boolean>;
   create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>>;
+  /** Re-parenting is checked for cycles in the same transaction as the write, serialized with other moves. */
   updateBase(
     uid: string,
     request: UpdateProjectBaseRequest,

@@ -69,9 +69,7 @@ export class ProjectService {
     if (parentUid === '') throw badRequest('parent_uid: must be a valid uuid');
     if (parentUid === current.parentUid) return;
     await this.requireWritableParent(caller, parentUid, 'move a project under this parent');
-    if (await this.store.isWithinSubtree(parentUid, current.uid)) {
-      throw badRequest('parent_uid: a project cannot be moved under itself or its descendants');
-    }
+    // The cycle check itself happens in the store, atomically with the write.
   }
 
   /** The spec: a missing parent is 400, an existing parent the caller may not write is 403. */
@@ -159,5 +157,7 @@ function written<T>(outcome: WriteOutcome<T>): T {
       throw conflict('slug: a project with this slug already exists');
     case 'parent-missing':
       throw badRequest(INVALID_PARENT);
+    case 'cycle':
+      throw badRequest('parent_uid: a project cannot be moved under itself or its descendants');
   }
 }
