@@ -142,6 +142,15 @@ describe('create-project', () => {
     await service.request.post('/projects').set('Authorization', admin()).expect(400);
   });
 
+  it('refuses a body larger than 1 MB with 413', async () => {
+    const response = await service.request
+      .post('/projects')
+      .set('Authorization', admin())
+      .send({ slug: uniqueSlug(), name: 'n', description: 'x'.repeat(1_100_000), parent_uid: root })
+      .expect(413);
+    expect(response.body.code).toBe('413');
+  });
+
   it('refuses an unsupported Content-Type with 415', async () => {
     const response = await service.request
       .post('/projects')

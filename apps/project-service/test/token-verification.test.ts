@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateRsaKeyPair, signTestToken } from '@repo/testing';
@@ -182,5 +185,20 @@ describe('configuration', () => {
       principal: 'root-user',
       isAdmin: true,
     });
+  });
+
+  it('mints a token from the command line with JWT_SECRET (pnpm run token)', async () => {
+    const secret = 'command-line-secret-0123456789';
+    const { stdout } = await promisify(execFile)(
+      path.join(__dirname, '..', 'node_modules', '.bin', 'tsx'),
+      [path.join(__dirname, '..', 'src', 'token-command.ts'), '--principal', 'carol', '--admin'],
+      { env: { ...process.env, JWT_SECRET: secret, ADMIN_GROUP: 'the-admins', NODE_OPTIONS: '' } },
+    );
+    const verify = createTokenVerifier({
+      key: { kind: 'secret', secret },
+      adminPrincipals: [],
+      adminGroup: 'the-admins',
+    });
+    await expect(verify(stdout.trim())).resolves.toEqual({ principal: 'carol', isAdmin: true });
   });
 });

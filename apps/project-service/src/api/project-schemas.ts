@@ -276,10 +276,6 @@ export const UpdateProjectSettingsRequest = z
   .openapi('UpdateProjectSettingsRequest');
 export type UpdateProjectSettingsRequest = z.infer<typeof UpdateProjectSettingsRequest>;
 
-/** The base fields a create or update writes (everything but settings and server-set fields). */
-export type ProjectBaseFields = Omit<UpdateProjectBaseRequest, never>;
-export type ProjectSettingsFields = UpdateProjectSettingsRequest;
-
 // Query parameters and headers shared by the operations.
 export const VersionParameter = z
   .literal('1')

@@ -133,7 +133,6 @@ function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefi
 
 interface MembershipRow {
   found: bigint | number;
-  is_root: boolean | null;
   is_public: boolean | null;
   writer_of_chain: boolean | null;
   writer_of_ancestors: boolean | null;
@@ -156,7 +155,6 @@ export class PrismaProjectStore implements ProjectStore {
       )
       SELECT
         count(*) AS found,
-        bool_or(c.depth = 0 AND c.parent_uid IS NULL) AS is_root,
         bool_or(c.depth = 0 AND c.public) AS is_public,
         coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
         coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
@@ -167,7 +165,6 @@ export class PrismaProjectStore implements ProjectStore {
     const row = rows[0];
     if (!row || Number(row.found) === 0) return undefined;
     return {
-      isRoot: row.is_root === true,
       isPublic: row.is_public === true,
       writerOfChain: row.writer_of_chain === true,
       writerOfAncestors: row.writer_of_ancestors === true,

@@ -6,7 +6,6 @@ import type { Caller } from './caller';
  * the project's ancestor chain (the project itself included).
  */
 export interface ChainMembership {
-  isRoot: boolean;
   isPublic: boolean;
   /** The caller is in `writers` of the project or of one of its ancestors. */
   writerOfChain: boolean;
