@@ -571,6 +571,21 @@ describe('parameters shared by the operations', () => {
     expect(response.body.code).toBe('406');
   });
 
+  it('refuses a write with 406 before performing it when Accept allows no format', async () => {
+    const created = await createProject(service, { parent_uid: root });
+    await service.request
+      .put(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .set('Accept', 'text/csv')
+      .send({ slug: created.slug, name: 'not written', description: 'd', parent_uid: root })
+      .expect(406);
+    const after = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    expect(after.body.name).toBe(created.name);
+  });
+
   it('honours Accept with q-values that include JSON', async () => {
     const created = await createProject(service, { parent_uid: root });
     const response = await service.request

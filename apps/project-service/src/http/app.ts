@@ -9,7 +9,7 @@ import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { authenticate } from './authentication';
 import { healthRoutes } from './health';
-import { sendErrorRepresentation } from './negotiation';
+import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
 import { openApiRoute } from './openapi-route';
 import { projectRoutes } from './project-routes';
 import { requestId } from './request-id';
@@ -36,7 +36,7 @@ export function buildApp({ database, logger, auth }: AppDependencies): Express {
   app.use(healthRoutes(() => database.isReady()));
   app.use(openApiRoute());
   const projects = new ProjectService(new PrismaProjectStore(database.prisma));
-  app.use('/projects', authenticate(createTokenVerifier(auth)));
+  app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
   app.use(projectRoutes(projects));
   app.use(routeNotFound());
   app.use(

@@ -1,5 +1,5 @@
 import { notAcceptable, unsupportedMediaType, badRequest } from '@repo/http-errors';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { BodyCodec } from './body-codecs';
 import { jsonCodec } from './json-codec';
 
@@ -34,6 +34,12 @@ export function responseCodec(req: Request): BodyCodec {
     );
   return codec;
 }
+
+/** Refuses (406) before the operation runs, so a write never happens for a client that cannot read the answer. */
+export const requireAcceptableResponse: RequestHandler = (req, _res, next) => {
+  responseCodec(req);
+  next();
+};
 
 function contentTypeOf(codec: BodyCodec): string {
   return `${codec.mediaTypes[0]}; charset=utf-8`;
