@@ -608,6 +608,9 @@ describe('an unreachable database', () => {
     ['get', `/projects/${MISSING_UID}`],
     ['get', `/projects/${MISSING_UID}/settings`],
     ['post', '/projects'],
+    ['put', `/projects/${MISSING_UID}`],
+    ['delete', `/projects/${MISSING_UID}`],
+    ['put', `/projects/${MISSING_UID}/settings`],
   ] as const)('answers %s %s with 503 and an error body', async (method, path) => {
     // Port 1 on loopback refuses connections: a database that is down.
     const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
