@@ -45,6 +45,7 @@ const withToken = <T extends { set(name: string, value: string): T }>(request: T
   token === '' ? request : request.set('Authorization', token);
 
 const operations: Record<string, Operation> = {
+  list: async (token) => (await withToken(service.request.get('/projects'), token)).status,
   'get base': async (token, target) =>
     (await withToken(service.request.get(`/projects/${target.uid}`), token)).status,
   'get settings': async (token, target) =>

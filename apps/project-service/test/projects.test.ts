@@ -594,6 +594,7 @@ describe('parameters shared by the operations', () => {
       .set('Accept', 'image/png;q=1, application/json;q=0.5')
       .expect(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['vary']).toMatch(/Accept/);
   });
 
   it('answers 405 with Allow for a method the path does not support', async () => {

@@ -54,6 +54,8 @@ export function sendRepresentation(
   value: unknown,
 ): void {
   const codec = responseCodec(req);
+  // The body's format depends on Accept: caches must key on it.
+  res.vary('Accept');
   res.status(status).setHeader('Content-Type', contentTypeOf(codec));
   res.send(codec.encode(name, value));
 }
@@ -117,6 +119,7 @@ export async function streamListRepresentation(
       yield next.value;
     }
   }
+  res.vary('Accept');
   res.status(200).setHeader('Content-Type', contentTypeOf(codec));
   try {
     await codec.encodeListStream(name, field, all(), writerFor(res));
