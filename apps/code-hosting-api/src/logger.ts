@@ -1,12 +1,13 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
 /** Structured JSON logs; credentials are redacted wherever they would appear. */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     name: 'code-hosting-api',
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]'],
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -95,6 +95,31 @@ describe('authentication', () => {
   });
 });
 
+describe('request decoding', () => {
+  it('reads a JSON body sent without a JSON content type, as Gitea’s binding does', async () => {
+    const response = await service.request
+      .post(`${api}/orgs`)
+      .set(...auth(alice.token))
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify({ username: 'plain-text-org' }))
+      .expect(201);
+    expect(response.body.name).toBe('plain-text-org');
+  });
+
+  it('answers 400 for a malformed JSON body', async () => {
+    const response = await service.request.post(`${api}/orgs`).set(...auth(alice.token)).set('Content-Type', 'application/json').send('{"username":').expect(400);
+    expect(response.body.url).toBeDefined();
+  });
+
+  it('takes the first of repeated query parameters', async () => {
+    await createOrg(service, alice);
+    await createOrg(service, alice);
+    const response = await service.request.get(`${api}/orgs?limit=1&limit=5`).expect(200);
+    expect(response.body).toHaveLength(1);
+    expect(Number(response.headers['x-total-count'])).toBeGreaterThan(1);
+  });
+});
+
 describe('sudo', () => {
   it('lets a site administrator act as another user with the Sudo header', async () => {
     const response = await service.request.get(`${api}/user`).set('Authorization', adminAuthorization).set('Sudo', alice.username).expect(200);

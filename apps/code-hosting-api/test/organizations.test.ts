@@ -105,6 +105,16 @@ describe('POST /orgs (orgCreate)', () => {
     expect(response.body).toEqual(errorBody(/user already exists/));
   });
 
+  it('rule 2: of two concurrent creations of one name, one answers 201 and the other 422', async () => {
+    const name = uniqueName('race');
+    const statuses = await Promise.all(
+      [name, name.toUpperCase()].map((username) =>
+        service.request.post(`${api}/orgs`).set(...auth(alice.token)).send({ username }).then((response) => response.status),
+      ),
+    );
+    expect(statuses.sort()).toEqual([201, 422]);
+  });
+
   it('rule 2: answers 422 when a user already has the name (users and organizations share names)', async () => {
     const response = await service.request.post(`${api}/orgs`).set(...auth(alice.token)).send({ username: alice.username.toUpperCase() }).expect(422);
     expect(response.body).toEqual(errorBody(/user already exists/));
@@ -345,6 +355,11 @@ describe('POST /orgs/{org}/rename (renameOrg)', () => {
     await service.request.post(`${api}/orgs/${org.name}/rename`).set(...auth(member.token)).send({ new_name: uniqueName('x') }).expect(403);
   });
 
+  it('answers 401 for an anonymous caller', async () => {
+    const org = await createOrg(service, alice);
+    await service.request.post(`${api}/orgs/${org.name}/rename`).send({ new_name: uniqueName('x') }).expect(401);
+  });
+
   it('answers 404 for an unknown organization', async () => {
     await service.request.post(`${api}/orgs/no-such-org/rename`).set(...auth(alice.token)).send({ new_name: uniqueName('x') }).expect(404);
   });
@@ -387,6 +402,12 @@ describe('DELETE /orgs/{org} (orgDelete)', () => {
     await addToTeam(service, alice.token, await createTeam(service, alice.token, org.name, { permission: 'admin' }), member.username);
     await service.request.delete(`${api}/orgs/${org.name}`).set(...auth(member.token)).expect(403);
     await service.request.get(`${api}/orgs/${org.name}`).set(...auth(alice.token)).expect(200);
+  });
+
+  it('answers 401 for an anonymous caller', async () => {
+    const org = await createOrg(service, alice);
+    await service.request.delete(`${api}/orgs/${org.name}`).expect(401);
+    await service.request.get(`${api}/orgs/${org.name}`).expect(200);
   });
 
   it('answers 404 for an unknown organization', async () => {
@@ -504,6 +525,10 @@ describe('GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions)',
     const secret = await createOrg(service, owner, { visibility: 'private' });
     const nosy = await createUser(service, 'nosy');
     await service.request.get(`${api}/users/${nosy.username}/orgs/${secret.name}/permissions`).set(...auth(nosy.token)).expect(404);
+  });
+
+  it('answers 401 for an anonymous caller', async () => {
+    await service.request.get(`${api}/users/${owner.username}/orgs/${org.name}/permissions`).expect(401);
   });
 
   it('answers 404 for an unknown organization or user', async () => {
@@ -631,6 +656,14 @@ describe('teams and membership', () => {
     expect(permissions.body.can_read).toBe(false);
     const owners = await ownerTeamId(owner.token, org.name);
     await service.request.delete(`${api}/teams/${owners}/members/${owner.username}`).set(...auth(owner.token)).expect(409);
+  });
+
+  it('lists teams to members only (403 for others, 401 for anonymous)', async () => {
+    const owner = await createUser(service, 'owner');
+    const stranger = await createUser(service, 'stranger');
+    const org = await createOrg(service, owner);
+    await service.request.get(`${api}/orgs/${org.name}/teams`).set(...auth(stranger.token)).expect(403);
+    await service.request.get(`${api}/orgs/${org.name}/teams`).expect(401);
   });
 
   it('answers 404 for an unknown team or user', async () => {

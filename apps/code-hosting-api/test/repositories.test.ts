@@ -91,6 +91,16 @@ describe('issues and pull requests', () => {
     expect(asIssue.body.pull_request).toMatchObject({ merged: false });
   });
 
+  it('gives concurrent issues distinct, consecutive indexes', async () => {
+    const repo = await createOrgRepo(service, owner.token, org);
+    const created = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        service.request.post(`${api}/repos/${org}/${repo}/issues`).set(...auth(owner.token)).send({ title: `issue ${n}` }).expect(201),
+      ),
+    );
+    expect(created.map((response) => response.body.number as number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('lists open issues by default, filters by state and type, and pages', async () => {
     const repo = await createOrgRepo(service, owner.token, org);
     for (const title of ['one', 'two', 'three']) await service.request.post(`${api}/repos/${org}/${repo}/issues`).set(...auth(owner.token)).send({ title }).expect(201);

@@ -44,7 +44,6 @@ export function buildApp({ database, logger, rootUrl, settings = defaultSettings
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'extended');
   app.use(
     pinoHttp({
       logger,
@@ -62,7 +61,9 @@ export function buildApp({ database, logger, rootUrl, settings = defaultSettings
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });
-  app.use('/api/v1', express.json({ limit: '1mb' }), authentication(accounts), routes.router);
+  // As Gitea's binding: a body is JSON unless it is declared a form (curl -d sends form-urlencoded).
+  const jsonBody = express.json({ limit: '1mb', type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? '') });
+  app.use('/api/v1', jsonBody, authentication(accounts), routes.router);
   app.use(routeNotFound());
   app.use(
     createErrorHandler({

@@ -137,18 +137,23 @@ export const createPullRequestOption = z
   .object({ title: z.string().min(1).max(255), body: z.string().optional(), head: z.string().min(1), base: z.string().min(1) })
   .openapi('CreatePullRequestOption');
 
+/** A query value as Gitea's ctx.FormString reads it: the first of repeated parameters. */
+function firstValue<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema.optional());
+}
+
 export const listQuery = z.object({
-  page: z.string().optional().openapi({ description: 'page number of results to return (1-based)', type: 'integer' }),
-  limit: z.string().optional().openapi({ description: 'page size of results', type: 'integer' }),
+  page: firstValue(z.string()).openapi({ description: 'page number of results to return (1-based)', type: 'integer' }),
+  limit: firstValue(z.string()).openapi({ description: 'page size of results', type: 'integer' }),
 });
 
 export const feedQuery = listQuery.extend({
-  date: z.string().optional().openapi({ format: 'date', description: 'the date of the activities to be found' }),
+  date: firstValue(z.string()).openapi({ type: 'string', format: 'date', description: 'the date of the activities to be found' }),
 });
 
 export const issueListQuery = listQuery.extend({
-  state: z.enum(['open', 'closed', 'all']).optional(),
-  type: z.enum(['issues', 'pulls']).optional(),
+  state: firstValue(z.enum(['open', 'closed', 'all'])).openapi({ type: 'string', enum: ['open', 'closed', 'all'] }),
+  type: firstValue(z.enum(['issues', 'pulls'])).openapi({ type: 'string', enum: ['issues', 'pulls'] }),
 });
 
 // ---- responses --------------------------------------------------------------------------
