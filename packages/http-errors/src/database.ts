@@ -99,3 +99,13 @@ export function fromDatabaseError(error: unknown): HttpError | undefined {
       return undefined;
   }
 }
+
+/** True when a Prisma write broke a unique constraint (for domain-specific 409/422 messages). */
+export function isUniqueViolation(error: unknown): boolean {
+  return classify(error) === 'uniqueViolation';
+}
+
+/** True when a Prisma write broke a foreign key (a missing parent, or a row still referenced). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return classify(error) === 'foreignKeyViolation';
+}

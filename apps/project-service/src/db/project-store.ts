@@ -19,7 +19,7 @@ import type {
   WriteOutcome,
 } from '../domain/project-store';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { isForeignKeyViolation, isUniqueViolation } from './database-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '@repo/http-errors';
 
 const MEMBER_ROLES = {
   writers: 'writer',
