@@ -40,12 +40,18 @@ async function main(argv: string[]): Promise<void> {
         password: values.password,
         isAdmin: values.admin,
       });
-      console.log(`created user ${account.name} (id ${account.id})${account.isAdmin ? ' as site administrator' : ''}`);
+      console.log(
+        `created user ${account.name} (id ${account.id})${account.isAdmin ? ' as site administrator' : ''}`,
+      );
       return;
     }
     const account = await accounts.findAccount(values.username);
     if (!account || account.type !== 'user') throw new Error(`user ${values.username} does not exist`);
-    const { secret } = await accounts.issueToken(account, values.name ?? 'cli', values.scopes.split(',').map((scope) => scope.trim()));
+    const { secret } = await accounts.issueToken(
+      account,
+      values.name ?? 'cli',
+      values.scopes.split(',').map((scope) => scope.trim()),
+    );
     // The token itself is the command's output, for scripts: `TOKEN=$(pnpm -s admin create-token ...)`.
     console.log(secret);
   } finally {

@@ -28,7 +28,9 @@ async function main(): Promise<void> {
     );
   }
 
-  const server = http.createServer(buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings }));
+  const server = http.createServer(
+    buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings }),
+  );
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,

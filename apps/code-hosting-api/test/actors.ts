@@ -26,7 +26,12 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${counter}`;
 }
 
-export async function createToken(service: TestApp, user: { username: string; password: string }, scopes: string[], name = uniqueName('token')): Promise<string> {
+export async function createToken(
+  service: TestApp,
+  user: { username: string; password: string },
+  scopes: string[],
+  name = uniqueName('token'),
+): Promise<string> {
   const response = await service.request
     .post(`${api}/users/${user.username}/tokens`)
     .set('Authorization', basic(user.username, user.password))
@@ -35,7 +40,11 @@ export async function createToken(service: TestApp, user: { username: string; pa
   return response.body.sha1 as string;
 }
 
-export async function createUser(service: TestApp, prefix = 'user', options: { visibility?: string } = {}): Promise<Actor> {
+export async function createUser(
+  service: TestApp,
+  prefix = 'user',
+  options: { visibility?: string } = {},
+): Promise<Actor> {
   const username = uniqueName(prefix);
   const password = `${username}-password`;
   const response = await service.request
@@ -55,7 +64,11 @@ export function auth(token: string): [string, string] {
   return ['Authorization', `token ${token}`];
 }
 
-export async function createOrg(service: TestApp, owner: Actor | string, body: Record<string, unknown> = {}): Promise<{ name: string; id: number }> {
+export async function createOrg(
+  service: TestApp,
+  owner: Actor | string,
+  body: Record<string, unknown> = {},
+): Promise<{ name: string; id: number }> {
   const token = typeof owner === 'string' ? owner : owner.token;
   const name = (body['username'] as string | undefined) ?? uniqueName('org');
   const response = await service.request
@@ -70,7 +83,12 @@ export async function createTeam(
   service: TestApp,
   ownerToken: string,
   org: string,
-  body: { permission?: string; can_create_org_repo?: boolean; includes_all_repositories?: boolean; name?: string } = {},
+  body: {
+    permission?: string;
+    can_create_org_repo?: boolean;
+    includes_all_repositories?: boolean;
+    name?: string;
+  } = {},
 ): Promise<number> {
   const response = await service.request
     .post(`${api}/orgs/${org}/teams`)
@@ -80,11 +98,24 @@ export async function createTeam(
   return response.body.id as number;
 }
 
-export async function addToTeam(service: TestApp, ownerToken: string, teamId: number, username: string): Promise<void> {
-  await service.request.put(`${api}/teams/${teamId}/members/${username}`).set(...auth(ownerToken)).expect(204);
+export async function addToTeam(
+  service: TestApp,
+  ownerToken: string,
+  teamId: number,
+  username: string,
+): Promise<void> {
+  await service.request
+    .put(`${api}/teams/${teamId}/members/${username}`)
+    .set(...auth(ownerToken))
+    .expect(204);
 }
 
-export async function createOrgRepo(service: TestApp, token: string, org: string, body: { name?: string; private?: boolean } = {}): Promise<string> {
+export async function createOrgRepo(
+  service: TestApp,
+  token: string,
+  org: string,
+  body: { name?: string; private?: boolean } = {},
+): Promise<string> {
   const name = body.name ?? uniqueName('repo');
   await service.request
     .post(`${api}/orgs/${org}/repos`)

@@ -19,7 +19,12 @@ export async function createTestApp(source: TestDatabaseSource, settings: Servic
   const database = connectPrisma(source);
   try {
     await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
-    const app = buildApp({ database, logger: createLogger(process.env.LOG_LEVEL ?? 'silent'), rootUrl: testRootUrl, settings });
+    const app = buildApp({
+      database,
+      logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
+      rootUrl: testRootUrl,
+      settings,
+    });
     return { app, close: () => database.close() };
   } catch (error) {
     await database.close();

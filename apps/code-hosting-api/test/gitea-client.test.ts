@@ -15,7 +15,13 @@ function client(token?: string): Api<unknown> {
  * from a Gitea Swagger that predates renameOrg, so it has no named method for it yet.
  */
 function renameOrg(api: Api<unknown>, org: string, newName: string) {
-  return api.request({ path: `/orgs/${org}/rename`, method: 'POST', body: { new_name: newName }, secure: true, type: ContentType.Json });
+  return api.request({
+    path: `/orgs/${org}/rename`,
+    method: 'POST',
+    body: { new_name: newName },
+    secure: true,
+    type: ContentType.Json,
+  });
 }
 
 /** The status of a call that gitea-js rejects (it throws the Response for non-2xx). */
@@ -34,7 +40,11 @@ async function newUser(name: string): Promise<{ api: Api<unknown>; token: string
     { username: name, email: `${name}@example.com`, password, must_change_password: false },
     { headers: { Authorization: basic(siteAdmin.username, siteAdmin.password) } },
   );
-  const token = await client().users.userCreateToken(name, { name: 'gitea-js', scopes: ['all'] }, { headers: { Authorization: basic(name, password) } });
+  const token = await client().users.userCreateToken(
+    name,
+    { name: 'gitea-js', scopes: ['all'] },
+    { headers: { Authorization: basic(name, password) } },
+  );
   return { api: client(token.data.sha1), token: token.data.sha1!, name };
 }
 
@@ -49,7 +59,12 @@ describe('gitea-js against the service', () => {
 
   it('drives the ten organization operations', async () => {
     const owner = await newUser('js-owner');
-    const created = await owner.api.orgs.orgCreate({ username: 'js-org', full_name: 'JS Org', email: 'js@example.com', visibility: 'limited' });
+    const created = await owner.api.orgs.orgCreate({
+      username: 'js-org',
+      full_name: 'JS Org',
+      email: 'js@example.com',
+      visibility: 'limited',
+    });
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({ name: 'js-org', visibility: 'limited', full_name: 'JS Org' });
 
@@ -58,10 +73,18 @@ describe('gitea-js against the service', () => {
     expect((await owner.api.orgs.orgGetAll({ limit: 10 })).data.map((org) => org.name)).toContain('js-org');
     expect((await client().orgs.orgGetAll()).data.map((org) => org.name)).not.toContain('js-org');
     expect((await owner.api.user.orgListCurrentUserOrgs()).data.map((org) => org.name)).toEqual(['js-org']);
-    expect((await owner.api.users.orgListUserOrgs('js-owner')).data.map((org) => org.name)).toEqual(['js-org']);
+    expect((await owner.api.users.orgListUserOrgs('js-owner')).data.map((org) => org.name)).toEqual([
+      'js-org',
+    ]);
 
     const permissions = await owner.api.users.orgGetUserPermissions('js-owner', 'js-org');
-    expect(permissions.data).toEqual({ can_read: true, can_write: true, is_admin: true, is_owner: true, can_create_repository: true });
+    expect(permissions.data).toEqual({
+      can_read: true,
+      can_write: true,
+      is_admin: true,
+      is_owner: true,
+      can_create_repository: true,
+    });
 
     const edited = await owner.api.orgs.orgEdit('js-org', { description: 'edited' });
     expect(edited.data).toMatchObject({ description: 'edited', full_name: 'JS Org' });
@@ -71,7 +94,9 @@ describe('gitea-js against the service', () => {
     expect(repo.data.full_name).toBe('js-org/js-repo');
     const issue = await owner.api.repos.issueCreateIssue('js-org', 'js-repo', { title: 'from gitea-js' });
     expect(issue.data.number).toBe(1);
-    const feed = await owner.api.orgs.orgListActivityFeeds('js-org', { date: new Date().toISOString().slice(0, 10) });
+    const feed = await owner.api.orgs.orgListActivityFeeds('js-org', {
+      date: new Date().toISOString().slice(0, 10),
+    });
     expect(feed.data.map((entry) => entry.op_type)).toEqual(['create_issue', 'create_repo']);
 
     const renamed = await renameOrg(owner.api, 'js-org', 'js-org-renamed');
@@ -97,46 +122,102 @@ describe('gitea-js against the service', () => {
     expect(await failureStatus(stranger.api.orgs.orgEdit('js-private', { description: 'x' }))).toBe(403);
     expect(await failureStatus(renameOrg(stranger.api, 'js-private', 'mine'))).toBe(403);
     expect(await failureStatus(stranger.api.orgs.orgDelete('js-private'))).toBe(403);
-    expect(await failureStatus(stranger.api.users.orgGetUserPermissions('js-errors', 'js-private'))).toBe(403);
+    expect(await failureStatus(stranger.api.users.orgGetUserPermissions('js-errors', 'js-private'))).toBe(
+      403,
+    );
   });
 
   it('manages teams, repositories, collaborators, issues and pull requests', async () => {
     const owner = await newUser('js-teams');
     const member = await newUser('js-member');
     await owner.api.orgs.orgCreate({ username: 'js-team-org' });
-    const team = await owner.api.orgs.orgCreateTeam('js-team-org', { name: 'writers', permission: 'write', includes_all_repositories: true });
+    const team = await owner.api.orgs.orgCreateTeam('js-team-org', {
+      name: 'writers',
+      permission: 'write',
+      includes_all_repositories: true,
+    });
     expect(team.data).toMatchObject({ name: 'writers', permission: 'write' });
-    expect((await owner.api.orgs.orgListTeams('js-team-org')).data.map((entry) => entry.name).sort()).toEqual(['Owners', 'writers']);
+    expect((await owner.api.orgs.orgListTeams('js-team-org')).data.map((entry) => entry.name).sort()).toEqual(
+      ['Owners', 'writers'],
+    );
     await owner.api.teams.orgAddTeamMember(team.data.id!, 'js-member');
-    expect((await member.api.users.orgGetUserPermissions('js-member', 'js-team-org')).data.can_write).toBe(true);
+    expect((await member.api.users.orgGetUserPermissions('js-member', 'js-team-org')).data.can_write).toBe(
+      true,
+    );
 
     const repo = await owner.api.user.createCurrentUserRepo({ name: 'personal', private: true });
     expect(repo.data.private).toBe(true);
     await owner.api.repos.repoAddCollaborator('js-teams', 'personal', 'js-member', { permission: 'write' });
-    expect((await member.api.repos.repoGet('js-teams', 'personal')).data.permissions).toEqual({ admin: false, push: true, pull: true });
+    expect((await member.api.repos.repoGet('js-teams', 'personal')).data.permissions).toEqual({
+      admin: false,
+      push: true,
+      pull: true,
+    });
     const archived = await owner.api.repos.repoEdit('js-teams', 'personal', { archived: true });
     expect(archived.data.archived).toBe(true);
-    expect(await failureStatus(member.api.repos.issueCreateIssue('js-teams', 'personal', { title: 'late' }))).toBe(423);
+    expect(
+      await failureStatus(member.api.repos.issueCreateIssue('js-teams', 'personal', { title: 'late' })),
+    ).toBe(423);
 
     await owner.api.orgs.createOrgRepo('js-team-org', { name: 'shared' });
     await member.api.repos.issueCreateIssue('js-team-org', 'shared', { title: 'bug' });
-    const pull = await member.api.repos.repoCreatePullRequest('js-team-org', 'shared', { title: 'fix', head: 'fix', base: 'main' });
+    const pull = await member.api.repos.repoCreatePullRequest('js-team-org', 'shared', {
+      title: 'fix',
+      head: 'fix',
+      base: 'main',
+    });
     expect(pull.data.number).toBe(2);
     const closed = await member.api.repos.issueEditIssue('js-team-org', 'shared', 1, { state: 'closed' });
     expect(closed.data.state).toBe('closed');
-    expect((await member.api.repos.issueGetIssue('js-team-org', 'shared', 2)).data.pull_request).not.toBeNull();
-    expect((await member.api.repos.issueListIssues('js-team-org', 'shared', { state: 'all' })).data).toHaveLength(2);
+    expect(
+      (await member.api.repos.issueGetIssue('js-team-org', 'shared', 2)).data.pull_request,
+    ).not.toBeNull();
+    expect(
+      (await member.api.repos.issueListIssues('js-team-org', 'shared', { state: 'all' })).data,
+    ).toHaveLength(2);
 
     await owner.api.teams.orgRemoveTeamMember(team.data.id!, 'js-member');
-    expect((await owner.api.users.orgGetUserPermissions('js-member', 'js-team-org')).data.can_read).toBe(false);
+    expect((await owner.api.users.orgGetUserPermissions('js-member', 'js-team-org')).data.can_read).toBe(
+      false,
+    );
+  });
+
+  it('lets an administrator edit a user: a new password, and no organization creation', async () => {
+    const user = await newUser('js-edited');
+    const admin = client(
+      (
+        await client().users.userCreateToken(
+          siteAdmin.username,
+          { name: 'js-admin', scopes: ['all'] },
+          { headers: { Authorization: basic(siteAdmin.username, siteAdmin.password) } },
+        )
+      ).data.sha1,
+    );
+    await admin.admin.adminEditUser('js-edited', {
+      login_name: 'js-edited',
+      source_id: 0,
+      password: 'new-password',
+      allow_create_organization: false,
+    });
+    expect(
+      (await client().user.userGetCurrent({ headers: { Authorization: basic('js-edited', 'new-password') } }))
+        .data.login,
+    ).toBe('js-edited');
+    expect(await failureStatus(user.api.orgs.orgCreate({ username: 'js-edited-org' }))).toBe(403);
   });
 
   it('deletes a token', async () => {
     await newUser('js-token');
-    const extra = await client().users.userCreateToken('js-token', { name: 'extra', scopes: ['read:user'] }, { headers: { Authorization: basic('js-token', 'js-token-password') } });
+    const extra = await client().users.userCreateToken(
+      'js-token',
+      { name: 'extra', scopes: ['read:user'] },
+      { headers: { Authorization: basic('js-token', 'js-token-password') } },
+    );
     await client(extra.data.sha1).user.userGetCurrent();
     // Basic auth: a client without a token, whose security worker would replace the header.
-    await client().users.userDeleteAccessToken('js-token', 'extra', { headers: { Authorization: basic('js-token', 'js-token-password') } });
+    await client().users.userDeleteAccessToken('js-token', 'extra', {
+      headers: { Authorization: basic('js-token', 'js-token-password') },
+    });
     expect(await failureStatus(client(extra.data.sha1).user.userGetCurrent())).toBe(401);
   });
 });

@@ -3,7 +3,14 @@ import { adminToken, api, auth, createOrg, createTeam, addToTeam, createToken, c
 
 const service = useCodeHostingApi();
 
-type Caller = 'anonymous' | 'public-only token' | 'signed-in' | 'member' | 'member with public-only token' | 'admin' | 'admin with public-only token';
+type Caller =
+  | 'anonymous'
+  | 'public-only token'
+  | 'signed-in'
+  | 'member'
+  | 'member with public-only token'
+  | 'admin'
+  | 'admin with public-only token';
 type Visibility = 'public' | 'limited' | 'private';
 
 const tokens = new Map<Caller, string | undefined>();
@@ -22,7 +29,10 @@ beforeAll(async () => {
   tokens.set('public-only token', await createToken(service, stranger, ['read:organization', 'public-only']));
   tokens.set('signed-in', stranger.token);
   tokens.set('member', member.token);
-  tokens.set('member with public-only token', await createToken(service, member, ['read:organization', 'public-only']));
+  tokens.set(
+    'member with public-only token',
+    await createToken(service, member, ['read:organization', 'public-only']),
+  );
   tokens.set('admin', await adminToken(service));
   tokens.set('admin with public-only token', await adminToken(service, ['all', 'public-only']));
 });
@@ -45,7 +55,9 @@ const matrix: [Caller, Visibility[]][] = [
 describe('rule 1: GET /orgs lists the organizations the caller may see', () => {
   it.each(matrix)('%s sees %j organizations', async (caller, visible) => {
     const response = await withCaller(service.request.get(`${api}/orgs`), caller).expect(200);
-    const listed = (response.body as { name: string; visibility: string }[]).map((org) => org.visibility).sort();
+    const listed = (response.body as { name: string; visibility: string }[])
+      .map((org) => org.visibility)
+      .sort();
     expect(listed).toEqual([...visible].sort());
     expect(response.headers['x-total-count']).toBe(String(visible.length));
   });
@@ -53,18 +65,30 @@ describe('rule 1: GET /orgs lists the organizations the caller may see', () => {
 
 describe('rule 3: GET /orgs/{org} answers 404 for an organization the caller may not see', () => {
   const cases = matrix.flatMap(([caller, visible]) =>
-    (['public', 'limited', 'private'] as const).map((visibility) => [caller, visibility, visible.includes(visibility)] as const),
+    (['public', 'limited', 'private'] as const).map(
+      (visibility) => [caller, visibility, visible.includes(visibility)] as const,
+    ),
   );
-  const readable = cases.filter(([, , visible]) => visible).map(([caller, visibility]) => [caller, visibility] as const);
-  const hidden = cases.filter(([, , visible]) => !visible).map(([caller, visibility]) => [caller, visibility] as const);
+  const readable = cases
+    .filter(([, , visible]) => visible)
+    .map(([caller, visibility]) => [caller, visibility] as const);
+  const hidden = cases
+    .filter(([, , visible]) => !visible)
+    .map(([caller, visibility]) => [caller, visibility] as const);
 
   it.each(readable)('%s reads a %s organization: 200', async (caller, visibility) => {
-    const response = await withCaller(service.request.get(`${api}/orgs/${orgs.get(visibility)}`), caller).expect(200);
+    const response = await withCaller(
+      service.request.get(`${api}/orgs/${orgs.get(visibility)}`),
+      caller,
+    ).expect(200);
     expect(response.body.visibility).toBe(visibility);
   });
 
   it.each(hidden)('%s reading a %s organization: 404', async (caller, visibility) => {
-    const response = await withCaller(service.request.get(`${api}/orgs/${orgs.get(visibility)}`), caller).expect(404);
+    const response = await withCaller(
+      service.request.get(`${api}/orgs/${orgs.get(visibility)}`),
+      caller,
+    ).expect(404);
     expect(response.body.message).toMatch(/does not exist/);
   });
 });
@@ -77,6 +101,9 @@ describe('the same visibility for the feed, permissions and teams', () => {
     ['member', 'private', 200],
     ['admin', 'private', 200],
   ] as const)('%s reading the feed of a %s organization: %i', async (caller, visibility, status) => {
-    await withCaller(service.request.get(`${api}/orgs/${orgs.get(visibility)}/activities/feeds`), caller).expect(status);
+    await withCaller(
+      service.request.get(`${api}/orgs/${orgs.get(visibility)}/activities/feeds`),
+      caller,
+    ).expect(status);
   });
 });

@@ -8,7 +8,8 @@ const names: string[] = [];
 beforeAll(async () => {
   owner = await createUser(service, 'owner');
   // Created out of order: the listing sorts by name.
-  for (const name of ['page-e', 'page-c', 'page-a', 'page-d', 'page-b']) names.push((await createOrg(service, owner, { username: name })).name);
+  for (const name of ['page-e', 'page-c', 'page-a', 'page-d', 'page-b'])
+    names.push((await createOrg(service, owner, { username: name })).name);
   names.sort();
 });
 
@@ -25,7 +26,9 @@ describe('pagination of lists as Gitea does it', () => {
     const response = await service.request.get(`${api}/orgs?limit=2`).expect(200);
     expect(listed(response.body)).toEqual(names.slice(0, 2));
     expect(response.headers['x-total-count']).toBe('5');
-    expect(response.headers['link']).toBe([link('limit=2&page=2', 'next'), link('limit=2&page=3', 'last')].join(','));
+    expect(response.headers['link']).toBe(
+      [link('limit=2&page=2', 'next'), link('limit=2&page=3', 'last')].join(','),
+    );
     expect(response.headers['access-control-expose-headers']).toBe('Link, X-Total-Count');
   });
 
@@ -33,26 +36,37 @@ describe('pagination of lists as Gitea does it', () => {
     const response = await service.request.get(`${api}/orgs?page=2&limit=2`).expect(200);
     expect(listed(response.body)).toEqual(names.slice(2, 4));
     expect(response.headers['link']).toBe(
-      [link('limit=2&page=3', 'next'), link('limit=2&page=3', 'last'), link('limit=2&page=1', 'first'), link('limit=2&page=1', 'prev')].join(','),
+      [
+        link('limit=2&page=3', 'next'),
+        link('limit=2&page=3', 'last'),
+        link('limit=2&page=1', 'first'),
+        link('limit=2&page=1', 'prev'),
+      ].join(','),
     );
   });
 
   it('last page: first and prev links only', async () => {
     const response = await service.request.get(`${api}/orgs?limit=2&page=3`).expect(200);
     expect(listed(response.body)).toEqual(names.slice(4));
-    expect(response.headers['link']).toBe([link('limit=2&page=1', 'first'), link('limit=2&page=2', 'prev')].join(','));
+    expect(response.headers['link']).toBe(
+      [link('limit=2&page=1', 'first'), link('limit=2&page=2', 'prev')].join(','),
+    );
   });
 
   it('keeps other query parameters in the links, sorted by key as Go encodes them', async () => {
     const response = await service.request.get(`${api}/orgs?z=last&limit=2&a=first%20one`).expect(200);
-    expect(response.headers['link']).toContain(`<${testRootUrl}api/v1/orgs?a=first+one&limit=2&page=2&z=last>; rel="next"`);
+    expect(response.headers['link']).toContain(
+      `<${testRootUrl}api/v1/orgs?a=first+one&limit=2&page=2&z=last>; rel="next"`,
+    );
   });
 
   it('a page past the end is empty and links back', async () => {
     const response = await service.request.get(`${api}/orgs?limit=2&page=9`).expect(200);
     expect(response.body).toEqual([]);
     expect(response.headers['x-total-count']).toBe('5');
-    expect(response.headers['link']).toBe([link('limit=2&page=1', 'first'), link('limit=2&page=2', 'prev')].join(','));
+    expect(response.headers['link']).toBe(
+      [link('limit=2&page=1', 'first'), link('limit=2&page=2', 'prev')].join(','),
+    );
   });
 
   it.each(['0', '-3', 'junk'])('treats page=%s as the first page', async (page) => {
@@ -68,10 +82,16 @@ describe('pagination of lists as Gitea does it', () => {
   });
 
   it('sets the same headers on GET /user/orgs', async () => {
-    const response = await service.request.get(`${api}/user/orgs?limit=3`).set(...auth(owner.token)).expect(200);
+    const response = await service.request
+      .get(`${api}/user/orgs?limit=3`)
+      .set(...auth(owner.token))
+      .expect(200);
     expect(response.headers['x-total-count']).toBe('5');
     expect(response.headers['link']).toBe(
-      [`<${testRootUrl}api/v1/user/orgs?limit=3&page=2>; rel="next"`, `<${testRootUrl}api/v1/user/orgs?limit=3&page=2>; rel="last"`].join(','),
+      [
+        `<${testRootUrl}api/v1/user/orgs?limit=3&page=2>; rel="next"`,
+        `<${testRootUrl}api/v1/user/orgs?limit=3&page=2>; rel="last"`,
+      ].join(','),
     );
   });
 
@@ -80,8 +100,16 @@ describe('pagination of lists as Gitea does it', () => {
     expect(orgs.body).toHaveLength(1);
     expect(orgs.headers['x-total-count']).toBe('5');
     expect(orgs.headers['link']).toContain('rel="prev"');
-    await service.request.post(`${api}/orgs/page-a/repos`).set(...auth(owner.token)).send({ name: 'one' }).expect(201);
-    await service.request.post(`${api}/orgs/page-a/repos`).set(...auth(owner.token)).send({ name: 'two' }).expect(201);
+    await service.request
+      .post(`${api}/orgs/page-a/repos`)
+      .set(...auth(owner.token))
+      .send({ name: 'one' })
+      .expect(201);
+    await service.request
+      .post(`${api}/orgs/page-a/repos`)
+      .set(...auth(owner.token))
+      .send({ name: 'two' })
+      .expect(201);
     const feed = await service.request.get(`${api}/orgs/page-a/activities/feeds?limit=1`).expect(200);
     expect(feed.body).toHaveLength(1);
     expect(feed.body[0].repo.name).toBe('two');

@@ -26,15 +26,23 @@ function useFreshDatabase(): void {
 }
 
 const accounts = () => accountService(createStore(database.prisma), testSettings);
-const app = (logger = createLogger('silent')) => supertest(buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings }));
+const app = (logger = createLogger('silent')) =>
+  supertest(buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings }));
 
 describe('bootstrap of the site administrator', () => {
   useFreshDatabase();
 
   it('creates ADMIN_USERNAME as a site administrator with ADMIN_PASSWORD, once', async () => {
-    expect(await accounts().bootstrapAdmin({ username: 'boss', password: 'boss-password' }, false)).toBeUndefined();
-    expect(await accounts().bootstrapAdmin({ username: 'boss', password: 'another-password' }, false)).toBeUndefined();
-    const response = await app().get('/api/v1/user').set('Authorization', basic('boss', 'boss-password')).expect(200);
+    expect(
+      await accounts().bootstrapAdmin({ username: 'boss', password: 'boss-password' }, false),
+    ).toBeUndefined();
+    expect(
+      await accounts().bootstrapAdmin({ username: 'boss', password: 'another-password' }, false),
+    ).toBeUndefined();
+    const response = await app()
+      .get('/api/v1/user')
+      .set('Authorization', basic('boss', 'boss-password'))
+      .expect(200);
     expect(response.body).toMatchObject({ login: 'boss', is_admin: true });
     // The second start did not overwrite the password.
     await app().get('/api/v1/user').set('Authorization', basic('boss', 'another-password')).expect(401);
@@ -42,7 +50,11 @@ describe('bootstrap of the site administrator', () => {
 
   it('in development without ADMIN_*, creates root once and hands back a password and a working token', async () => {
     const created = await accounts().bootstrapAdmin(undefined, true);
-    expect(created).toEqual({ username: 'root', password: expect.any(String), token: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(created).toEqual({
+      username: 'root',
+      password: expect.any(String),
+      token: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
     const me = await app().get('/api/v1/user').set('Authorization', `token ${created!.token}`).expect(200);
     expect(me.body.is_admin).toBe(true);
     await app().get('/api/v1/user').set('Authorization', basic('root', created!.password!)).expect(200);
@@ -60,7 +72,11 @@ describe('logs', () => {
 
   it('never contain the token of a query string or an Authorization header', async () => {
     const { secret } = await accounts().issueToken(
-      await accounts().createUserAccount({ username: 'logged', email: 'logged@example.com', password: 'logged-password' }),
+      await accounts().createUserAccount({
+        username: 'logged',
+        email: 'logged@example.com',
+        password: 'logged-password',
+      }),
       'log-test',
       ['all'],
     );
@@ -108,11 +124,18 @@ describe('configuration', () => {
 
   it('defaults to Gitea’s 30/50 page sizes, an unrestricted danger zone and no bootstrap admin', () => {
     const config = loadConfig({});
-    expect(config.settings).toMatchObject({ orgDangerZoneRestricted: false, disableRegularOrgCreation: false, defaultPageSize: 30, maxPageSize: 50 });
+    expect(config.settings).toMatchObject({
+      orgDangerZoneRestricted: false,
+      disableRegularOrgCreation: false,
+      defaultPageSize: 30,
+      maxPageSize: 50,
+    });
     expect(config.bootstrapAdmin).toBeUndefined();
   });
 
   it('refuses a password hash cost that is not a power of two, naming the variable but not the value', () => {
-    expect(() => loadConfig({ PASSWORD_HASH_COST: '1000' })).toThrow(/PASSWORD_HASH_COST: must be a power of two/);
+    expect(() => loadConfig({ PASSWORD_HASH_COST: '1000' })).toThrow(
+      /PASSWORD_HASH_COST: must be a power of two/,
+    );
   });
 });

@@ -2,7 +2,16 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import reference from './fixtures/gitea-api-v1-subset.swagger.json';
 import { useCodeHostingApi } from './app';
-import { adminAuthorization, api, auth, createOrg, createOrgRepo, createTeam, createUser, type Actor } from './actors';
+import {
+  adminAuthorization,
+  api,
+  auth,
+  createOrg,
+  createOrgRepo,
+  createTeam,
+  createUser,
+  type Actor,
+} from './actors';
 
 // Real responses checked twice: against the document this service serves (generated from its
 // zod schemas) and against Gitea's own Swagger definitions (a committed copy of the reference).
@@ -20,7 +29,10 @@ function allowNullForReferences(definitions: Record<string, JsonSchema>): Record
     Object.entries(definitions).map(([name, definition]) => {
       const properties = (definition['properties'] ?? {}) as Record<string, JsonSchema>;
       const relaxed = Object.fromEntries(
-        Object.entries(properties).map(([key, property]) => [key, property['$ref'] ? { anyOf: [property, { type: 'null' }] } : property]),
+        Object.entries(properties).map(([key, property]) => [
+          key,
+          property['$ref'] ? { anyOf: [property, { type: 'null' }] } : property,
+        ]),
       );
       return [name, { ...definition, properties: relaxed }];
     }),
@@ -40,13 +52,17 @@ const giteaAjv = newAjv();
 giteaAjv.addSchema({ $id: 'gitea', definitions });
 const giteaValidators = new Map<string, ValidateFunction>();
 function giteaValidator(definition: string): ValidateFunction {
-  if (!giteaValidators.has(definition)) giteaValidators.set(definition, giteaAjv.compile({ $ref: `gitea#/definitions/${definition}` }));
+  if (!giteaValidators.has(definition))
+    giteaValidators.set(definition, giteaAjv.compile({ $ref: `gitea#/definitions/${definition}` }));
   return giteaValidators.get(definition)!;
 }
 
 let servedAjv: Ajv;
 function servedValidator(component: string): ValidateFunction {
-  return servedAjv.getSchema(`served#/components/schemas/${component}`) ?? servedAjv.compile({ $ref: `served#/components/schemas/${component}` });
+  return (
+    servedAjv.getSchema(`served#/components/schemas/${component}`) ??
+    servedAjv.compile({ $ref: `served#/components/schemas/${component}` })
+  );
 }
 
 function expectValid(validate: ValidateFunction, body: unknown): void {
@@ -77,19 +93,31 @@ beforeAll(async () => {
   owner = await createUser(service, 'owner');
   org = await createOrg(service, owner, { email: 'org@example.com', visibility: 'public' });
   repo = await createOrgRepo(service, owner.token, org.name, { private: true });
-  await service.request.post(`${api}/repos/${org.name}/${repo}/issues`).set(...auth(owner.token)).send({ title: 'issue' }).expect(201);
+  await service.request
+    .post(`${api}/repos/${org.name}/${repo}/issues`)
+    .set(...auth(owner.token))
+    .send({ title: 'issue' })
+    .expect(201);
 });
 
 describe('responses conform to the served document and to Gitea’s definitions', () => {
   it('serves an OpenAPI document naming the ten organization operations by Gitea’s operationIds', async () => {
     const document = await service.request.get('/swagger.v1.json').expect(200);
-    const operationIds = Object.values(document.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
-      Object.values(item).map((operation) => operation.operationId),
-    );
+    const operationIds = Object.values(
+      document.body.paths as Record<string, Record<string, { operationId: string }>>,
+    ).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     expect(operationIds).toEqual(
       expect.arrayContaining([
-        'orgListCurrentUserOrgs', 'orgListUserOrgs', 'orgGetUserPermissions', 'orgGetAll', 'orgCreate',
-        'orgGet', 'renameOrg', 'orgEdit', 'orgDelete', 'orgListActivityFeeds',
+        'orgListCurrentUserOrgs',
+        'orgListUserOrgs',
+        'orgGetUserPermissions',
+        'orgGetAll',
+        'orgCreate',
+        'orgGet',
+        'renameOrg',
+        'orgEdit',
+        'orgDelete',
+        'orgListActivityFeeds',
       ]),
     );
     for (const [path, item] of Object.entries(reference.paths)) {
@@ -106,26 +134,43 @@ describe('responses conform to the served document and to Gitea’s definitions'
   });
 
   it('Organization (orgCreate, orgGet, orgEdit, orgGetAll, orgListCurrentUserOrgs, orgListUserOrgs)', async () => {
-    const created = await service.request.post(`${api}/orgs`).set(...auth(owner.token)).send({ username: 'shape-org' }).expect(201);
+    const created = await service.request
+      .post(`${api}/orgs`)
+      .set(...auth(owner.token))
+      .send({ username: 'shape-org' })
+      .expect(201);
     expectConforms('Organization', created.body);
     const anonymous = await service.request.get(`${api}/orgs/${org.name}`).expect(200);
     expectConforms('Organization', anonymous.body);
-    const edited = await service.request.patch(`${api}/orgs/${org.name}`).set(...auth(owner.token)).send({ location: 'x' }).expect(200);
+    const edited = await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(owner.token))
+      .send({ location: 'x' })
+      .expect(200);
     expectConforms('Organization', edited.body);
     for (const path of ['/orgs', '/user/orgs', `/users/${owner.username}/orgs`]) {
-      const list = await service.request.get(`${api}${path}`).set(...auth(owner.token)).expect(200);
+      const list = await service.request
+        .get(`${api}${path}`)
+        .set(...auth(owner.token))
+        .expect(200);
       expect(list.body.length).toBeGreaterThan(0);
       for (const item of list.body) expectConforms('Organization', item);
     }
   });
 
   it('OrganizationPermissions (orgGetUserPermissions)', async () => {
-    const response = await service.request.get(`${api}/users/${owner.username}/orgs/${org.name}/permissions`).set(...auth(owner.token)).expect(200);
+    const response = await service.request
+      .get(`${api}/users/${owner.username}/orgs/${org.name}/permissions`)
+      .set(...auth(owner.token))
+      .expect(200);
     expectConforms('OrganizationPermissions', response.body);
   });
 
   it('Activity with its User and Repository (orgListActivityFeeds)', async () => {
-    const response = await service.request.get(`${api}/orgs/${org.name}/activities/feeds`).set(...auth(owner.token)).expect(200);
+    const response = await service.request
+      .get(`${api}/orgs/${org.name}/activities/feeds`)
+      .set(...auth(owner.token))
+      .expect(200);
     expect(response.body).toHaveLength(2);
     for (const activity of response.body) {
       expectConforms('Activity', activity);
@@ -135,23 +180,49 @@ describe('responses conform to the served document and to Gitea’s definitions'
   });
 
   it('User, Repository and Team', async () => {
-    const user = await service.request.get(`${api}/user`).set(...auth(owner.token)).expect(200);
+    const user = await service.request
+      .get(`${api}/user`)
+      .set(...auth(owner.token))
+      .expect(200);
     expectConforms('User', user.body);
-    const admin = await service.request.get(`${api}/users/${owner.username}`).set('Authorization', adminAuthorization).expect(200);
+    const admin = await service.request
+      .get(`${api}/users/${owner.username}`)
+      .set('Authorization', adminAuthorization)
+      .expect(200);
     expectConforms('User', admin.body);
-    const repository = await service.request.get(`${api}/repos/${org.name}/${repo}`).set(...auth(owner.token)).expect(200);
+    const repository = await service.request
+      .get(`${api}/repos/${org.name}/${repo}`)
+      .set(...auth(owner.token))
+      .expect(200);
     expectConforms('Repository', repository.body);
     await createTeam(service, owner.token, org.name, { permission: 'write' });
-    const teams = await service.request.get(`${api}/orgs/${org.name}/teams`).set(...auth(owner.token)).expect(200);
+    const teams = await service.request
+      .get(`${api}/orgs/${org.name}/teams`)
+      .set(...auth(owner.token))
+      .expect(200);
     for (const team of teams.body) expectConforms('Team', team);
   });
 
   it.each([
     ['401', () => service.request.post(`${api}/orgs`).send({ username: 'x' })],
-    ['403', () => service.request.get(`${api}/user`).set(...auth(owner.token)).set('Sudo', 'root')],
+    [
+      '403',
+      () =>
+        service.request
+          .get(`${api}/user`)
+          .set(...auth(owner.token))
+          .set('Sudo', 'root'),
+    ],
     ['404', () => service.request.get(`${api}/orgs/no-such-org`)],
     ['409', () => service.request.delete(`${api}/orgs/${org.name}`).set(...auth(owner.token))],
-    ['422', () => service.request.post(`${api}/orgs`).set(...auth(owner.token)).send({ username: 'api' })],
+    [
+      '422',
+      () =>
+        service.request
+          .post(`${api}/orgs`)
+          .set(...auth(owner.token))
+          .send({ username: 'api' }),
+    ],
   ])('APIError bodies (%s)', async (status, send) => {
     const response = await send().expect(Number(status));
     expectConforms('APIError', response.body);

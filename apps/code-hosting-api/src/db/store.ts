@@ -1,4 +1,12 @@
-import type { Account, Action, Issue, Prisma, PrismaClient, Repository, Team } from '../generated/prisma/client';
+import type {
+  Account,
+  Action,
+  Issue,
+  Prisma,
+  PrismaClient,
+  Repository,
+  Team,
+} from '../generated/prisma/client';
 import type {
   AccessLevel,
   AccountRecord,
@@ -93,7 +101,11 @@ function toIssue(row: Issue & { poster: Account }): IssueRecord {
 /** Open issue and pull request counts of each repository. */
 async function openCounts(client: Client, repoIds: bigint[]) {
   const groups = repoIds.length
-    ? await client.issue.groupBy({ by: ['repoId', 'isPull'], where: { repoId: { in: repoIds }, isClosed: false }, _count: { _all: true } })
+    ? await client.issue.groupBy({
+        by: ['repoId', 'isPull'],
+        where: { repoId: { in: repoIds }, isClosed: false },
+        _count: { _all: true },
+      })
     : [];
   const counts = new Map<bigint, { issues: number; pulls: number }>();
   for (const id of repoIds) counts.set(id, { issues: 0, pulls: 0 });
@@ -106,7 +118,10 @@ async function openCounts(client: Client, repoIds: bigint[]) {
 }
 
 async function toRepositories(client: Client, rows: RepositoryRow[]): Promise<RepositoryRecord[]> {
-  const counts = await openCounts(client, rows.map((row) => row.id));
+  const counts = await openCounts(
+    client,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toRepository(row, counts.get(row.id)!));
 }
 
@@ -183,7 +198,9 @@ export function createStore(prisma: PrismaClient) {
     },
 
     async createUser(account: NewAccount): Promise<AccountRecord> {
-      const row = await prisma.account.create({ data: { ...account, lowerName: account.name.toLowerCase() } });
+      const row = await prisma.account.create({
+        data: { ...account, lowerName: account.name.toLowerCase() },
+      });
       return toAccount(row);
     },
 
@@ -215,6 +232,10 @@ export function createStore(prisma: PrismaClient) {
       return toAccount(row);
     },
 
+    async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+      await prisma.account.update({ where: { id: BigInt(id) }, data: { passwordHash } });
+    },
+
     async renameAccount(id: number, newName: string): Promise<AccountRecord> {
       const row = await prisma.account.update({
         where: { id: BigInt(id) },
@@ -234,7 +255,11 @@ export function createStore(prisma: PrismaClient) {
       });
     },
 
-    async listOrganizations(filter: OrganizationFilter, offset: number, limit: number): Promise<Page<AccountRecord>> {
+    async listOrganizations(
+      filter: OrganizationFilter,
+      offset: number,
+      limit: number,
+    ): Promise<Page<AccountRecord>> {
       const where = organizationCondition(filter);
       const [rows, total] = await Promise.all([
         prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
@@ -286,7 +311,9 @@ export function createStore(prisma: PrismaClient) {
     },
 
     async findTeamByName(orgId: number, name: string): Promise<TeamRecord | null> {
-      const row = await prisma.team.findUnique({ where: { orgId_lowerName: { orgId: BigInt(orgId), lowerName: name.toLowerCase() } } });
+      const row = await prisma.team.findUnique({
+        where: { orgId_lowerName: { orgId: BigInt(orgId), lowerName: name.toLowerCase() } },
+      });
       return row && toTeam(row);
     },
 
@@ -318,7 +345,8 @@ export function createStore(prisma: PrismaClient) {
         await tx.$queryRaw`SELECT id FROM teams WHERE id = ${BigInt(teamId)} FOR UPDATE`;
         const key = { teamId: BigInt(teamId), accountId: BigInt(accountId) };
         if (!(await tx.teamMember.findUnique({ where: { teamId_accountId: key } }))) return true;
-        if (keepOneMember && (await tx.teamMember.count({ where: { teamId: BigInt(teamId) } })) <= 1) return false;
+        if (keepOneMember && (await tx.teamMember.count({ where: { teamId: BigInt(teamId) } })) <= 1)
+          return false;
         await tx.teamMember.delete({ where: { teamId_accountId: key } });
         return true;
       });
@@ -342,10 +370,17 @@ export function createStore(prisma: PrismaClient) {
           include: { owner: true },
         });
         if (creatorCollaboration) {
-          await tx.collaboration.create({ data: { repoId: row.id, accountId: BigInt(creatorId), permission: creatorCollaboration } });
+          await tx.collaboration.create({
+            data: { repoId: row.id, accountId: BigInt(creatorId), permission: creatorCollaboration },
+          });
         }
         await tx.action.create({
-          data: { actUserId: BigInt(creatorId), opType: 'create_repo', repoId: row.id, isPrivate: row.isPrivate },
+          data: {
+            actUserId: BigInt(creatorId),
+            opType: 'create_repo',
+            repoId: row.id,
+            isPrivate: row.isPrivate,
+          },
         });
         return toRepository(row, { issues: 0, pulls: 0 });
       });
@@ -360,12 +395,22 @@ export function createStore(prisma: PrismaClient) {
     },
 
     async repositoryNameTaken(ownerId: number, name: string): Promise<boolean> {
-      return (await prisma.repository.count({ where: { ownerId: BigInt(ownerId), lowerName: name.toLowerCase() } })) > 0;
+      return (
+        (await prisma.repository.count({
+          where: { ownerId: BigInt(ownerId), lowerName: name.toLowerCase() },
+        })) > 0
+      );
     },
 
     async updateRepository(
       id: number,
-      changes: { name?: string; description?: string; website?: string; isPrivate?: boolean; isArchived?: boolean },
+      changes: {
+        name?: string;
+        description?: string;
+        website?: string;
+        isPrivate?: boolean;
+        isArchived?: boolean;
+      },
       rename: { actorId: number; oldName: string } | undefined,
     ): Promise<RepositoryRecord> {
       return prisma.$transaction(async (tx) => {
@@ -389,7 +434,13 @@ export function createStore(prisma: PrismaClient) {
         }
         if (rename) {
           await tx.action.create({
-            data: { actUserId: BigInt(rename.actorId), opType: 'rename_repo', repoId: row.id, isPrivate: row.isPrivate, content: rename.oldName },
+            data: {
+              actUserId: BigInt(rename.actorId),
+              opType: 'rename_repo',
+              repoId: row.id,
+              isPrivate: row.isPrivate,
+              content: rename.oldName,
+            },
           });
         }
         return (await toRepositories(tx, [row]))[0]!;
@@ -400,7 +451,11 @@ export function createStore(prisma: PrismaClient) {
       await prisma.repository.delete({ where: { id: BigInt(id) } });
     },
 
-    async setCollaborator(repoId: number, accountId: number, permission: 'read' | 'write' | 'admin'): Promise<void> {
+    async setCollaborator(
+      repoId: number,
+      accountId: number,
+      permission: 'read' | 'write' | 'admin',
+    ): Promise<void> {
       await prisma.collaboration.upsert({
         where: { repoId_accountId: { repoId: BigInt(repoId), accountId: BigInt(accountId) } },
         create: { repoId: BigInt(repoId), accountId: BigInt(accountId), permission },
@@ -415,9 +470,16 @@ export function createStore(prisma: PrismaClient) {
       return (row?.permission as AccessLevel | undefined) ?? 'none';
     },
 
-    async createIssue(
-      issue: { repoId: number; posterId: number; title: string; body: string; isPull: boolean; headBranch: string; baseBranch: string; isPrivate: boolean },
-    ): Promise<IssueRecord> {
+    async createIssue(issue: {
+      repoId: number;
+      posterId: number;
+      title: string;
+      body: string;
+      isPull: boolean;
+      headBranch: string;
+      baseBranch: string;
+      isPrivate: boolean;
+    }): Promise<IssueRecord> {
       return prisma.$transaction(async (tx) => {
         // Row-locking increment: concurrent creations get distinct, gap-free indexes.
         const repository = await tx.repository.update({
@@ -469,7 +531,13 @@ export function createStore(prisma: PrismaClient) {
       if (filter.state !== 'all') where.isClosed = filter.state === 'closed';
       if (filter.kind !== 'all') where.isPull = filter.kind === 'pulls';
       const [rows, total] = await Promise.all([
-        prisma.issue.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit, include: { poster: true } }),
+        prisma.issue.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: offset,
+          take: limit,
+          include: { poster: true },
+        }),
         prisma.issue.count({ where }),
       ]);
       return { items: rows.map(toIssue), total };
@@ -529,7 +597,10 @@ export function createStore(prisma: PrismaClient) {
         }),
         prisma.action.count({ where }),
       ]);
-      const repositories = await toRepositories(prisma, rows.map((row) => row.repository));
+      const repositories = await toRepositories(
+        prisma,
+        rows.map((row) => row.repository),
+      );
       return {
         items: rows.map((row: Action & { actUser: Account }, position) => ({
           id: Number(row.id),
@@ -545,7 +616,13 @@ export function createStore(prisma: PrismaClient) {
       };
     },
 
-    async createToken(token: { accountId: number; name: string; tokenHash: string; tokenLastEight: string; scopes: string[] }): Promise<TokenRecord> {
+    async createToken(token: {
+      accountId: number;
+      name: string;
+      tokenHash: string;
+      tokenLastEight: string;
+      scopes: string[];
+    }): Promise<TokenRecord> {
       const row = await prisma.accessToken.create({
         data: { ...token, accountId: BigInt(token.accountId), scopes: token.scopes.join(',') },
       });
@@ -553,12 +630,16 @@ export function createStore(prisma: PrismaClient) {
     },
 
     async findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null> {
-      const row = await prisma.accessToken.findUnique({ where: { accountId_name: { accountId: BigInt(accountId), name } } });
+      const row = await prisma.accessToken.findUnique({
+        where: { accountId_name: { accountId: BigInt(accountId), name } },
+      });
       return row && toToken(row);
     },
 
     async findTokenById(accountId: number, id: number): Promise<TokenRecord | null> {
-      const row = await prisma.accessToken.findFirst({ where: { accountId: BigInt(accountId), id: BigInt(id) } });
+      const row = await prisma.accessToken.findFirst({
+        where: { accountId: BigInt(accountId), id: BigInt(id) },
+      });
       return row && toToken(row);
     },
 
@@ -578,7 +659,15 @@ export function createStore(prisma: PrismaClient) {
   return store;
 }
 
-function toToken(row: { id: bigint; accountId: bigint; name: string; tokenLastEight: string; scopes: string; createdAt: Date; lastUsedAt: Date | null }): TokenRecord {
+function toToken(row: {
+  id: bigint;
+  accountId: bigint;
+  name: string;
+  tokenLastEight: string;
+  scopes: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}): TokenRecord {
   return {
     id: Number(row.id),
     accountId: Number(row.accountId),

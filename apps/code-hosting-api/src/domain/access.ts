@@ -1,6 +1,13 @@
 import type { Store } from '../db/store';
 import { isSiteAdmin, type Caller } from './caller';
-import { highestLevel, levelRank, type AccessLevel, type AccountRecord, type RepositoryRecord, type TeamRecord } from './records';
+import {
+  highestLevel,
+  levelRank,
+  type AccessLevel,
+  type AccountRecord,
+  type RepositoryRecord,
+  type TeamRecord,
+} from './records';
 
 // Who sees what and who may do what: Gitea's HasOrgOrUserVisible, GetOrgUserMaxAuthorizeLevel,
 // CanCreateOrgRepo and repository access, in one place.
@@ -35,7 +42,11 @@ export async function canSeeAccount(store: Store, caller: Caller, account: Accou
   return account.type === 'organization' && (await membershipOf(store, account, caller.user.id)).isMember;
 }
 
-export async function repositoryLevel(store: Store, caller: Caller, repository: RepositoryRecord): Promise<AccessLevel> {
+export async function repositoryLevel(
+  store: Store,
+  caller: Caller,
+  repository: RepositoryRecord,
+): Promise<AccessLevel> {
   const user = caller.user;
   if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
   if (isSiteAdmin(caller)) return 'owner';
@@ -45,7 +56,9 @@ export async function repositoryLevel(store: Store, caller: Caller, repository: 
     if (repository.owner.type === 'organization') {
       const membership = await membershipOf(store, repository.owner, user.id);
       if (membership.level === 'owner') return 'owner';
-      granted = highestLevel(membership.teams.filter((team) => team.includesAllRepositories).map((team) => team.permission));
+      granted = highestLevel(
+        membership.teams.filter((team) => team.includesAllRepositories).map((team) => team.permission),
+      );
     }
     granted = highestLevel([granted, await store.collaboratorLevel(repository.id, user.id)]);
   }

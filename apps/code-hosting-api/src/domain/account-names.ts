@@ -2,12 +2,54 @@ import { unprocessableEntity } from '@repo/http-errors';
 
 // Gitea's models/user reservedUsernames (current and earlier releases) and reservedUserPatterns.
 export const reservedAccountNames: ReadonlySet<string> = new Set([
-  '.', '..', '.well-known',
-  'admin', 'api', 'assets', 'attachments', 'avatar', 'avatars', 'captcha', 'commits', 'css', 'debug',
-  'devtest', 'error', 'explore', 'favicon.ico', 'ghost', 'gitea-actions', 'help', 'img', 'install',
-  'issues', 'js', 'less', 'login', 'manifest.json', 'metrics', 'milestones', 'new', 'notifications',
-  'org', 'plugins', 'pulls', 'raw', 'repo', 'repo-avatars', 'robots.txt', 'search', 'serviceworker.js',
-  'sitemap.xml', 'socket', 'ssh_info', 'stars', 'swagger.v1.json', 'template', 'user', 'v2',
+  '.',
+  '..',
+  '.well-known',
+  'admin',
+  'api',
+  'assets',
+  'attachments',
+  'avatar',
+  'avatars',
+  'captcha',
+  'commits',
+  'css',
+  'debug',
+  'devtest',
+  'error',
+  'explore',
+  'favicon.ico',
+  'ghost',
+  'gitea-actions',
+  'help',
+  'img',
+  'install',
+  'issues',
+  'js',
+  'less',
+  'login',
+  'manifest.json',
+  'metrics',
+  'milestones',
+  'new',
+  'notifications',
+  'org',
+  'plugins',
+  'pulls',
+  'raw',
+  'repo',
+  'repo-avatars',
+  'robots.txt',
+  'search',
+  'serviceworker.js',
+  'sitemap.xml',
+  'socket',
+  'ssh_info',
+  'stars',
+  'swagger.v1.json',
+  'template',
+  'user',
+  'v2',
 ]);
 export const reservedAccountNamePatterns = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'] as const;
 
@@ -25,7 +67,8 @@ export function accountNameProblem(name: string): string | undefined {
   if (!allowedCharacters.test(name) || forbiddenSequences.test(name)) {
     return `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`;
   }
-  if (name.length > maxAccountNameLength) return `name is too long [${name}]: at most ${maxAccountNameLength} characters`;
+  if (name.length > maxAccountNameLength)
+    return `name is too long [${name}]: at most ${maxAccountNameLength} characters`;
   return undefined;
 }
 
@@ -50,7 +93,9 @@ export function assertUsableRepositoryName(name: string): void {
   const pattern = reservedRepositoryPatterns.find((candidate) => lower.endsWith(candidate.slice(1)));
   if (pattern) throw unprocessableEntity(`name: name pattern is not allowed [pattern: ${pattern}]`);
   if (!repositoryNameCharacters.test(name)) {
-    throw unprocessableEntity(`name: name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
+    throw unprocessableEntity(
+      `name: name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`,
+    );
   }
   if (name.length > 100) throw unprocessableEntity('name: must be at most 100 characters');
 }

@@ -19,6 +19,7 @@ export interface NewUser {
 }
 
 export interface UserChanges {
+  password?: string;
   email?: string;
   fullName?: string;
   visibility?: Visibility;
@@ -41,7 +42,8 @@ function isUniqueViolation(error: unknown): boolean {
 export function accountService(store: Store, settings: ServiceSettings) {
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {
     assertUsableAccountName(user.username, 'username');
-    if (!isValidEmail(user.email)) throw unprocessableEntity(`email: e-mail address is invalid [email: ${user.email}]`);
+    if (!isValidEmail(user.email))
+      throw unprocessableEntity(`email: e-mail address is invalid [email: ${user.email}]`);
     if (await store.findAccountByName(user.username)) throw accountExistsError(user.username);
     try {
       return await store.createUser({
@@ -60,11 +62,16 @@ export function accountService(store: Store, settings: ServiceSettings) {
     }
   }
 
-  async function issueToken(account: AccountRecord, name: string, scopes: string[]): Promise<{ token: TokenRecord; secret: string }> {
+  async function issueToken(
+    account: AccountRecord,
+    name: string,
+    scopes: string[],
+  ): Promise<{ token: TokenRecord; secret: string }> {
     if (scopes.length === 0) throw badRequest('access token must have a scope');
     const unknown = scopes.filter((scope) => !knownScopes.has(scope));
     if (unknown.length) throw badRequest(`invalid access token scope: ${unknown.join(', ')}`);
-    if (await store.findTokenNamed(account.id, name)) throw badRequest('access token name has been used already');
+    if (await store.findTokenNamed(account.id, name))
+      throw badRequest('access token name has been used already');
     const secret = randomBytes(20).toString('hex');
     try {
       const token = await store.createToken({
@@ -138,9 +145,14 @@ export function accountService(store: Store, settings: ServiceSettings) {
       if (changes.email !== undefined && !isValidEmail(changes.email)) {
         throw unprocessableEntity(`email: e-mail address is invalid [email: ${changes.email}]`);
       }
-      const { active, ...rest } = changes;
+      const { active, password, ...rest } = changes;
+      if (password !== undefined)
+        await store.setPasswordHash(account.id, await hashPassword(password, settings.passwordHashCost));
       const update: AccountChanges = { ...rest, ...(active === undefined ? {} : { isActive: active }) };
-      return store.updateAccount(account.id, Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)));
+      return store.updateAccount(
+        account.id,
+        Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)),
+      );
     },
 
     /** POST /users/{username}/tokens (the HTTP layer insists on basic auth). */
@@ -169,15 +181,26 @@ export function accountService(store: Store, settings: ServiceSettings) {
       if (admin) {
         const existing = await store.findAccountByName(admin.username);
         if (existing) {
-          if (existing.type === 'user' && !existing.isAdmin) await store.updateAccount(existing.id, { isAdmin: true });
+          if (existing.type === 'user' && !existing.isAdmin)
+            await store.updateAccount(existing.id, { isAdmin: true });
           return undefined;
         }
-        await createUserAccount({ username: admin.username, password: admin.password, email: admin.email ?? `${admin.username}@localhost`, isAdmin: true });
+        await createUserAccount({
+          username: admin.username,
+          password: admin.password,
+          email: admin.email ?? `${admin.username}@localhost`,
+          isAdmin: true,
+        });
         return undefined;
       }
       if (!development || (await store.anyAdminExists())) return undefined;
       const password = randomBytes(12).toString('base64url');
-      const account = await createUserAccount({ username: 'root', password, email: 'root@localhost', isAdmin: true });
+      const account = await createUserAccount({
+        username: 'root',
+        password,
+        email: 'root@localhost',
+        isAdmin: true,
+      });
       const { secret } = await issueToken(account, 'bootstrap', ['all']);
       return { username: account.name, password, token: secret };
     },

@@ -74,8 +74,14 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     /** GET /orgs (seed rule 1): public for anonymous and public-only callers, + limited when signed in, all for admins. */
     async listAll(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
       const offset = offsetOf(options);
-      if (!caller.user || caller.publicOnly) return store.listOrganizations({ visibilities: ['public'] }, offset, options.pageSize);
-      if (caller.user.isAdmin) return store.listOrganizations({ visibilities: ['public', 'limited', 'private'] }, offset, options.pageSize);
+      if (!caller.user || caller.publicOnly)
+        return store.listOrganizations({ visibilities: ['public'] }, offset, options.pageSize);
+      if (caller.user.isAdmin)
+        return store.listOrganizations(
+          { visibilities: ['public', 'limited', 'private'] },
+          offset,
+          options.pageSize,
+        );
       // As Gitea's SearchUsers with an actor: private organizations show to their own members.
       return store.listOrganizations(
         { visibilities: ['public', 'limited'], memberId: caller.user.id, memberVisibilities: ['private'] },
@@ -94,15 +100,26 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     /** GET /users/{username}/orgs: the user's organizations the caller may see. */
     async listOfUser(caller: Caller, username: string, options: ListOptions): Promise<Page<AccountRecord>> {
       const user = await store.findAccountByName(username);
-      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user))) throw notFound(`user ${username} does not exist`);
+      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user)))
+        throw notFound(`user ${username} does not exist`);
       if (caller.user && !caller.publicOnly && (caller.user.isAdmin || caller.user.id === user.id)) {
-        return store.listOrganizationsOfMember(user.id, ['public', 'limited', 'private'], offsetOf(options), options.pageSize);
+        return store.listOrganizationsOfMember(
+          user.id,
+          ['public', 'limited', 'private'],
+          offsetOf(options),
+          options.pageSize,
+        );
       }
       if (!caller.user || caller.publicOnly) {
         return store.listOrganizationsOfMember(user.id, ['public'], offsetOf(options), options.pageSize);
       }
       // Private organizations show only when the caller is a member too: filter, then page.
-      const all = await store.listOrganizationsOfMember(user.id, ['public', 'limited', 'private'], 0, Number.MAX_SAFE_INTEGER);
+      const all = await store.listOrganizationsOfMember(
+        user.id,
+        ['public', 'limited', 'private'],
+        0,
+        Number.MAX_SAFE_INTEGER,
+      );
       const visible: AccountRecord[] = [];
       for (const org of all.items) if (await canSeeAccount(store, caller, org)) visible.push(org);
       const offset = offsetOf(options);
@@ -113,10 +130,17 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     async permissions(caller: Caller, username: string, orgName: string): Promise<OrganizationPermissions> {
       const requester = requireUser(caller);
       const user = await store.findAccountByName(username);
-      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user))) throw notFound(`user ${username} does not exist`);
+      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user)))
+        throw notFound(`user ${username} does not exist`);
       const org = await visibleOrganization(caller, orgName);
-      if (requester.id !== user.id && !isSiteAdmin(caller) && !(await membershipOf(store, org, requester.id)).isMember) {
-        throw forbidden("only the user, site administrators and the organization's members may see the user's permissions");
+      if (
+        requester.id !== user.id &&
+        !isSiteAdmin(caller) &&
+        !(await membershipOf(store, org, requester.id)).isMember
+      ) {
+        throw forbidden(
+          "only the user, site administrators and the organization's members may see the user's permissions",
+        );
       }
       const membership = await membershipOf(store, org, user.id);
       const rank = levelRank(membership.level);
@@ -132,7 +156,9 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     /** POST /orgs (seed rule 2). */
     async create(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
       const user = requireUser(caller);
-      const allowed = isSiteAdmin(caller) || (user.allowCreateOrganization && !settings.disableRegularOrgCreation && !caller.publicOnly);
+      const allowed =
+        isSiteAdmin(caller) ||
+        (user.allowCreateOrganization && !settings.disableRegularOrgCreation && !caller.publicOnly);
       if (!allowed) throw forbidden('user is not allowed to create organizations');
       assertUsableAccountName(name, 'username');
       assertEmail(fields.email);
@@ -154,7 +180,8 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     /** PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. */
     async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
       const org = await ownedOrganization(caller, name);
-      if (fields.visibility !== undefined && fields.visibility !== org.visibility) assertDangerZoneAllowed(caller);
+      if (fields.visibility !== undefined && fields.visibility !== org.visibility)
+        assertDangerZoneAllowed(caller);
       assertEmail(fields.email);
       const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0) return org;
@@ -186,12 +213,24 @@ export function organizationService(store: Store, settings: ServiceSettings) {
     },
 
     /** GET /orgs/{org}/activities/feeds (seed rule 7). */
-    async feed(caller: Caller, name: string, date: string | undefined, options: ListOptions): Promise<Page<ActionRecord>> {
+    async feed(
+      caller: Caller,
+      name: string,
+      date: string | undefined,
+      options: ListOptions,
+    ): Promise<Page<ActionRecord>> {
       const org = await visibleOrganization(caller, name);
       const includePrivate =
-        caller.user !== null && !caller.publicOnly && (caller.user.isAdmin || (await membershipOf(store, org, caller.user.id)).isMember);
+        caller.user !== null &&
+        !caller.publicOnly &&
+        (caller.user.isAdmin || (await membershipOf(store, org, caller.user.id)).isMember);
       const day = date === undefined ? undefined : dayRange(date);
-      return store.listOrganizationFeed(org.id, { includePrivate, ...day }, offsetOf(options), options.pageSize);
+      return store.listOrganizationFeed(
+        org.id,
+        { includePrivate, ...day },
+        offsetOf(options),
+        options.pageSize,
+      );
     },
   };
 }

@@ -16,7 +16,10 @@ function integerOrZero(value: unknown): number {
 }
 
 /** `page` 0, negative or junk → 1; `limit` ≤ 0 or junk → default, above the maximum → maximum. */
-export function listOptions(query: { page?: unknown; limit?: unknown }, settings: PagingSettings): ListOptions {
+export function listOptions(
+  query: { page?: unknown; limit?: unknown },
+  settings: PagingSettings,
+): ListOptions {
   const page = Math.max(integerOrZero(query.page), 1);
   const limit = integerOrZero(query.limit);
   const pageSize = limit <= 0 ? settings.defaultPageSize : Math.min(limit, settings.maxPageSize);
@@ -46,7 +49,13 @@ function encodeQuery(query: URLSearchParams): string {
  * The Link header value Gitea's SetLinkHeader builds (services/context/api.go genAPILinks
  * over modules/paginator), or undefined when it would have no links.
  */
-export function linkHeader(rootUrl: string, requestPath: string, requestQuery: string, total: number, pageSize: number): string | undefined {
+export function linkHeader(
+  rootUrl: string,
+  requestPath: string,
+  requestQuery: string,
+  total: number,
+  pageSize: number,
+): string | undefined {
   const totalPages = total === 0 ? 1 : Math.ceil(total / pageSize);
   const requested = integerOrZero(new URLSearchParams(requestQuery).get('page') ?? '');
   const current = Math.min(Math.max(requested, 1), totalPages);

@@ -7,8 +7,12 @@ const parallelism = 1;
 function derive(password: string, salt: Buffer, cost: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem must cover 128·N·r bytes, which passes Node's 32 MiB default at N = 2^15.
-    scrypt(password, salt, keyLength, { N: cost, r, p, maxmem: 256 * cost * r + 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password,
+      salt,
+      keyLength,
+      { N: cost, r, p, maxmem: 256 * cost * r + 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

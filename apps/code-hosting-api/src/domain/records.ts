@@ -50,7 +50,10 @@ export function levelRank(level: AccessLevel): number {
 }
 
 export function highestLevel(levels: AccessLevel[]): AccessLevel {
-  return levels.reduce<AccessLevel>((best, level) => (levelRank(level) > levelRank(best) ? level : best), 'none');
+  return levels.reduce<AccessLevel>(
+    (best, level) => (levelRank(level) > levelRank(best) ? level : best),
+    'none',
+  );
 }
 
 export interface TeamRecord {

@@ -51,19 +51,35 @@ function isUniqueViolation(error: unknown): boolean {
 
 export function repositoryService(store: Store) {
   /** The repository with the caller's access level; 404 when the caller cannot read it. */
-  async function readable(caller: Caller, owner: string, name: string): Promise<{ repository: RepositoryRecord; level: AccessLevel }> {
+  async function readable(
+    caller: Caller,
+    owner: string,
+    name: string,
+  ): Promise<{ repository: RepositoryRecord; level: AccessLevel }> {
     const repository = await store.findRepository(owner, name);
     const level = repository ? await repositoryLevel(store, caller, repository) : 'none';
     if (!repository || level === 'none') throw notFound(`repository ${owner}/${name} does not exist`);
     return { repository, level };
   }
 
-  async function create(ownerId: number, creatorId: number, fields: NewRepository, creatorNeedsAccess: boolean) {
+  async function create(
+    ownerId: number,
+    creatorId: number,
+    fields: NewRepository,
+    creatorNeedsAccess: boolean,
+  ) {
     assertUsableRepositoryName(fields.name);
-    if (await store.repositoryNameTaken(ownerId, fields.name)) throw conflict('The repository with the same name already exists.');
+    if (await store.repositoryNameTaken(ownerId, fields.name))
+      throw conflict('The repository with the same name already exists.');
     try {
       return await store.createRepository(
-        { ownerId, name: fields.name, description: fields.description ?? '', website: fields.website ?? '', isPrivate: fields.isPrivate ?? false },
+        {
+          ownerId,
+          name: fields.name,
+          description: fields.description ?? '',
+          website: fields.website ?? '',
+          isPrivate: fields.isPrivate ?? false,
+        },
         creatorId,
         creatorNeedsAccess ? 'admin' : undefined,
       );
@@ -74,14 +90,18 @@ export function repositoryService(store: Store) {
   }
 
   function assertNotArchived(repository: RepositoryRecord): void {
-    if (repository.isArchived) throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
+    if (repository.isArchived)
+      throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
   }
 
   return {
     readable,
 
     /** POST /user/repos. */
-    async createForUser(caller: Caller, fields: NewRepository): Promise<{ repository: RepositoryRecord; level: AccessLevel }> {
+    async createForUser(
+      caller: Caller,
+      fields: NewRepository,
+    ): Promise<{ repository: RepositoryRecord; level: AccessLevel }> {
       const user = requireUser(caller);
       return { repository: await create(user.id, user.id, fields, false), level: 'owner' };
     },
@@ -90,13 +110,19 @@ export function repositoryService(store: Store) {
     async createForOrganization(caller: Caller, orgName: string, fields: NewRepository) {
       const user = requireUser(caller);
       const org = await store.findAccountByName(orgName);
-      if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org))) throw notFound(`organization ${orgName} does not exist`);
+      if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org)))
+        throw notFound(`organization ${orgName} does not exist`);
       const membership = await membershipOf(store, org, user.id);
       if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
         throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
       }
       // A creator who is not an owner keeps administering what they made, as in Gitea.
-      const repository = await create(org.id, user.id, fields, membership.level !== 'owner' && !isSiteAdmin(caller));
+      const repository = await create(
+        org.id,
+        user.id,
+        fields,
+        membership.level !== 'owner' && !isSiteAdmin(caller),
+      );
       return { repository, level: 'admin' as AccessLevel };
     },
 
@@ -107,13 +133,18 @@ export function repositoryService(store: Store) {
       if (!atLeast(level, 'admin')) throw forbidden('must be a repository administrator');
       // An archived repository only accepts being unarchived (or the same settings again).
       if (repository.isArchived && changes.isArchived !== false) {
-        const other = Object.entries(changes).some(([key, value]) => key !== 'isArchived' && value !== undefined);
+        const other = Object.entries(changes).some(
+          ([key, value]) => key !== 'isArchived' && value !== undefined,
+        );
         if (other) assertNotArchived(repository);
       }
       let rename: { actorId: number; oldName: string } | undefined;
       if (changes.name !== undefined && changes.name !== repository.name) {
         assertUsableRepositoryName(changes.name);
-        if (changes.name.toLowerCase() !== repository.lowerName && (await store.repositoryNameTaken(repository.owner.id, changes.name))) {
+        if (
+          changes.name.toLowerCase() !== repository.lowerName &&
+          (await store.repositoryNameTaken(repository.owner.id, changes.name))
+        ) {
           throw unprocessableEntity('name: repository name already exists');
         }
         rename = { actorId: user.id, oldName: repository.name };
@@ -131,18 +162,30 @@ export function repositoryService(store: Store) {
     },
 
     /** PUT /repos/{owner}/{repo}/collaborators/{collaborator}. */
-    async setCollaborator(caller: Caller, owner: string, name: string, username: string, permission: 'read' | 'write' | 'admin') {
+    async setCollaborator(
+      caller: Caller,
+      owner: string,
+      name: string,
+      username: string,
+      permission: 'read' | 'write' | 'admin',
+    ) {
       requireUser(caller);
       const { repository, level } = await readable(caller, owner, name);
       if (!atLeast(level, 'admin')) throw forbidden('must be a repository administrator');
       assertNotArchived(repository);
       const user = await store.findAccountByName(username);
-      if (!user || user.type !== 'user') throw unprocessableEntity(`collaborator: user ${username} does not exist`);
+      if (!user || user.type !== 'user')
+        throw unprocessableEntity(`collaborator: user ${username} does not exist`);
       await store.setCollaborator(repository.id, user.id, permission);
     },
 
     /** POST /repos/{owner}/{repo}/issues: anyone signed in who can read the repository. */
-    async createIssue(caller: Caller, owner: string, name: string, fields: NewIssue): Promise<{ issue: IssueRecord; repository: RepositoryRecord }> {
+    async createIssue(
+      caller: Caller,
+      owner: string,
+      name: string,
+      fields: NewIssue,
+    ): Promise<{ issue: IssueRecord; repository: RepositoryRecord }> {
       const user = requireUser(caller);
       const { repository } = await readable(caller, owner, name);
       assertNotArchived(repository);
@@ -156,7 +199,12 @@ export function repositoryService(store: Store) {
         baseBranch: '',
         isPrivate: repository.isPrivate,
       });
-      if (fields.closed) issue = await store.updateIssue(issue, { isClosed: true }, { actorId: user.id, isPrivate: repository.isPrivate });
+      if (fields.closed)
+        issue = await store.updateIssue(
+          issue,
+          { isClosed: true },
+          { actorId: user.id, isPrivate: repository.isPrivate },
+        );
       return { issue, repository };
     },
 
@@ -179,15 +227,25 @@ export function repositoryService(store: Store) {
       return { issue, repository };
     },
 
-    async listIssues(caller: Caller, owner: string, name: string, filter: IssueFilter, options: ListOptions): Promise<{ page: Page<IssueRecord>; repository: RepositoryRecord }> {
+    async listIssues(
+      caller: Caller,
+      owner: string,
+      name: string,
+      filter: IssueFilter,
+      options: ListOptions,
+    ): Promise<{ page: Page<IssueRecord>; repository: RepositoryRecord }> {
       const { repository } = await readable(caller, owner, name);
-      return { page: await store.listIssues(repository.id, filter, offsetOf(options), options.pageSize), repository };
+      return {
+        page: await store.listIssues(repository.id, filter, offsetOf(options), options.pageSize),
+        repository,
+      };
     },
 
     async getIssue(caller: Caller, owner: string, name: string, index: number) {
       const { repository } = await readable(caller, owner, name);
       const issue = await store.findIssue(repository.id, index);
-      if (!issue) throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+      if (!issue)
+        throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
       return { issue, repository };
     },
 
@@ -196,12 +254,18 @@ export function repositoryService(store: Store) {
       const user = requireUser(caller);
       const { repository, level } = await readable(caller, owner, name);
       const issue = await store.findIssue(repository.id, index);
-      if (!issue) throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
-      if (issue.poster.id !== user.id && !atLeast(level, 'write')) throw forbidden('write permission on the issue is required');
+      if (!issue)
+        throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+      if (issue.poster.id !== user.id && !atLeast(level, 'write'))
+        throw forbidden('write permission on the issue is required');
       assertNotArchived(repository);
       const updated = await store.updateIssue(
         issue,
-        { title: changes.title, body: changes.body, isClosed: changes.state === undefined ? undefined : changes.state === 'closed' },
+        {
+          title: changes.title,
+          body: changes.body,
+          isClosed: changes.state === undefined ? undefined : changes.state === 'closed',
+        },
         { actorId: user.id, isPrivate: repository.isPrivate },
       );
       return { issue: updated, repository };

@@ -34,16 +34,22 @@ export function teamService(store: Store) {
   async function visibleTeam(caller: Caller, id: number): Promise<{ team: TeamRecord; org: AccountRecord }> {
     const team = await store.findTeam(id);
     const org = team && (await store.findAccountById(team.orgId));
-    if (!team || !org || !(await canSeeAccount(store, caller, org))) throw notFound(`team ${id} does not exist`);
+    if (!team || !org || !(await canSeeAccount(store, caller, org)))
+      throw notFound(`team ${id} does not exist`);
     return { team, org };
   }
 
   return {
     /** POST /orgs/{org}/teams: organization owners only. */
-    async create(caller: Caller, orgName: string, team: NewTeam): Promise<{ team: TeamRecord; org: AccountRecord }> {
+    async create(
+      caller: Caller,
+      orgName: string,
+      team: NewTeam,
+    ): Promise<{ team: TeamRecord; org: AccountRecord }> {
       const org = await visibleOrganization(caller, orgName);
       await requireOwner(caller, org);
-      if (await store.findTeamByName(org.id, team.name)) throw unprocessableEntity(`team already exists [name: ${team.name}]`);
+      if (await store.findTeamByName(org.id, team.name))
+        throw unprocessableEntity(`team already exists [name: ${team.name}]`);
       const permission = team.permission ?? 'read';
       const created = await store.createTeam({
         orgId: org.id,
@@ -57,7 +63,11 @@ export function teamService(store: Store) {
     },
 
     /** GET /orgs/{org}/teams: members of the organization and site admins. */
-    async list(caller: Caller, orgName: string, options: ListOptions): Promise<{ page: Page<TeamRecord>; org: AccountRecord }> {
+    async list(
+      caller: Caller,
+      orgName: string,
+      options: ListOptions,
+    ): Promise<{ page: Page<TeamRecord>; org: AccountRecord }> {
       const user = requireUser(caller);
       const org = await visibleOrganization(caller, orgName);
       if (!isSiteAdmin(caller) && !(await membershipOf(store, org, user.id)).isMember) {

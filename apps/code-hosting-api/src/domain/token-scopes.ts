@@ -19,7 +19,11 @@ export const knownScopes: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether a token with these scopes may read (or write) resources of the category. */
-export function scopesAllow(scopes: readonly string[], category: ScopeCategory, mode: 'read' | 'write'): boolean {
+export function scopesAllow(
+  scopes: readonly string[],
+  category: ScopeCategory,
+  mode: 'read' | 'write',
+): boolean {
   if (scopes.includes('all') || scopes.includes(`write:${category}`)) return true;
   return mode === 'read' && scopes.includes(`read:${category}`);
 }

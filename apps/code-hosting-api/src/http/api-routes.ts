@@ -38,36 +38,63 @@ export function apiRoutes(services: ApiServices): RouteTable {
   // ---- users and tokens ------------------------------------------------------------------
 
   table.add({
-    method: 'post', path: '/admin/users', operationId: 'adminCreateUser', summary: 'Create a user', tag: 'admin', scope: 'admin',
+    method: 'post',
+    path: '/admin/users',
+    operationId: 'adminCreateUser',
+    summary: 'Create a user',
+    tag: 'admin',
+    scope: 'admin',
     body: s.createUserOption,
     success: { status: 201, description: 'User', schema: s.user },
     errors: [400, 401, 403, 422],
     async handle({ res, body }) {
       const caller = callerOf(res);
       const account = await accounts.adminCreateUser(caller, {
-        username: body.username, email: body.email, password: body.password, fullName: body.full_name, visibility: body.visibility,
+        username: body.username,
+        email: body.email,
+        password: body.password,
+        fullName: body.full_name,
+        visibility: body.visibility,
       });
       res.status(201).json(wire.toUser(account, caller));
     },
   });
 
   table.add({
-    method: 'patch', path: '/admin/users/{username}', operationId: 'adminEditUser', summary: 'Edit an existing user', tag: 'admin', scope: 'admin',
+    method: 'patch',
+    path: '/admin/users/{username}',
+    operationId: 'adminEditUser',
+    summary: 'Edit an existing user',
+    tag: 'admin',
+    scope: 'admin',
     body: s.editUserOption,
     success: { status: 200, description: 'User', schema: s.user },
     errors: [400, 401, 403, 404, 422],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
       const account = await accounts.adminEditUser(caller, params['username']!, {
-        isAdmin: body.admin, allowCreateOrganization: body.allow_create_organization, active: body.active, email: body.email,
-        fullName: body.full_name, visibility: body.visibility, description: body.description, website: body.website, location: body.location,
+        isAdmin: body.admin,
+        allowCreateOrganization: body.allow_create_organization,
+        active: body.active,
+        email: body.email,
+        password: body.password,
+        fullName: body.full_name,
+        visibility: body.visibility,
+        description: body.description,
+        website: body.website,
+        location: body.location,
       });
       res.json(wire.toUser(account, caller));
     },
   });
 
   table.add({
-    method: 'get', path: '/user', operationId: 'userGetCurrent', summary: 'Get the authenticated user', tag: 'user', scope: 'user',
+    method: 'get',
+    path: '/user',
+    operationId: 'userGetCurrent',
+    summary: 'Get the authenticated user',
+    tag: 'user',
+    scope: 'user',
     success: { status: 200, description: 'User', schema: s.user },
     errors: [401],
     async handle({ res }) {
@@ -77,7 +104,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'get', path: '/users/{username}', operationId: 'userGet', summary: 'Get a user', tag: 'user', scope: 'user',
+    method: 'get',
+    path: '/users/{username}',
+    operationId: 'userGet',
+    summary: 'Get a user',
+    tag: 'user',
+    scope: 'user',
     success: { status: 200, description: 'User', schema: s.user },
     errors: [404],
     async handle({ res, params }) {
@@ -87,19 +119,34 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'post', path: '/users/{username}/tokens', operationId: 'userCreateToken', summary: 'Create an access token', tag: 'user', scope: 'user',
+    method: 'post',
+    path: '/users/{username}/tokens',
+    operationId: 'userCreateToken',
+    summary: 'Create an access token',
+    tag: 'user',
+    scope: 'user',
     basicAuthOnly: true,
     body: s.createAccessTokenOption,
     success: { status: 201, description: 'AccessToken', schema: s.accessToken },
     errors: [400, 401, 403, 404],
     async handle({ res, body, params }) {
-      const { token, secret } = await accounts.createToken(callerOf(res), params['username']!, body.name, body.scopes ?? []);
+      const { token, secret } = await accounts.createToken(
+        callerOf(res),
+        params['username']!,
+        body.name,
+        body.scopes ?? [],
+      );
       res.status(201).json(wire.toAccessToken(token, secret));
     },
   });
 
   table.add({
-    method: 'delete', path: '/users/{username}/tokens/{token}', operationId: 'userDeleteAccessToken', summary: 'Delete an access token by id or name', tag: 'user', scope: 'user',
+    method: 'delete',
+    path: '/users/{username}/tokens/{token}',
+    operationId: 'userDeleteAccessToken',
+    summary: 'Delete an access token by id or name',
+    tag: 'user',
+    scope: 'user',
     basicAuthOnly: true,
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
@@ -112,7 +159,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   // ---- organizations (the seed's ten operations) -----------------------------------------
 
   table.add({
-    method: 'get', path: '/user/orgs', operationId: 'orgListCurrentUserOrgs', summary: "List the current user's organizations", tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/user/orgs',
+    operationId: 'orgListCurrentUserOrgs',
+    summary: "List the current user's organizations",
+    tag: 'organization',
+    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [401, 404],
@@ -126,7 +178,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'get', path: '/users/{username}/orgs', operationId: 'orgListUserOrgs', summary: "List a user's organizations", tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/users/{username}/orgs',
+    operationId: 'orgListUserOrgs',
+    summary: "List a user's organizations",
+    tag: 'organization',
+    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [404],
@@ -140,16 +197,30 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'get', path: '/users/{username}/orgs/{org}/permissions', operationId: 'orgGetUserPermissions', summary: 'Get user permissions in organization', tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/users/{username}/orgs/{org}/permissions',
+    operationId: 'orgGetUserPermissions',
+    summary: 'Get user permissions in organization',
+    tag: 'organization',
+    scope: 'organization',
     success: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
     errors: [401, 403, 404],
     async handle({ res, params }) {
-      res.json(wire.toPermissions(await organizations.permissions(callerOf(res), params['username']!, params['org']!)));
+      res.json(
+        wire.toPermissions(
+          await organizations.permissions(callerOf(res), params['username']!, params['org']!),
+        ),
+      );
     },
   });
 
   table.add({
-    method: 'get', path: '/orgs', operationId: 'orgGetAll', summary: 'Get list of organizations', tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/orgs',
+    operationId: 'orgGetAll',
+    summary: 'Get list of organizations',
+    tag: 'organization',
+    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [],
@@ -163,22 +234,37 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'post', path: '/orgs', operationId: 'orgCreate', summary: 'Create an organization', tag: 'organization', scope: 'organization',
+    method: 'post',
+    path: '/orgs',
+    operationId: 'orgCreate',
+    summary: 'Create an organization',
+    tag: 'organization',
+    scope: 'organization',
     body: s.createOrgOption,
     success: { status: 201, description: 'Organization', schema: s.organization },
     errors: [401, 403, 422],
     async handle({ res, body }) {
       const caller = callerOf(res);
       const org = await organizations.create(caller, body.username, {
-        fullName: body.full_name, email: body.email, description: body.description, website: body.website, location: body.location,
-        visibility: body.visibility || undefined, repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+        fullName: body.full_name,
+        email: body.email,
+        description: body.description,
+        website: body.website,
+        location: body.location,
+        visibility: body.visibility || undefined,
+        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
       });
       res.status(201).json(wire.toOrganization(org, caller));
     },
   });
 
   table.add({
-    method: 'get', path: '/orgs/{org}', operationId: 'orgGet', summary: 'Get an organization', tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/orgs/{org}',
+    operationId: 'orgGet',
+    summary: 'Get an organization',
+    tag: 'organization',
+    scope: 'organization',
     success: { status: 200, description: 'Organization', schema: s.organization },
     errors: [404],
     async handle({ res, params }) {
@@ -188,22 +274,37 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'patch', path: '/orgs/{org}', operationId: 'orgEdit', summary: 'Edit an organization', tag: 'organization', scope: 'organization',
+    method: 'patch',
+    path: '/orgs/{org}',
+    operationId: 'orgEdit',
+    summary: 'Edit an organization',
+    tag: 'organization',
+    scope: 'organization',
     body: s.editOrgOption,
     success: { status: 200, description: 'Organization', schema: s.organization },
     errors: [401, 403, 404, 422],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
       const org = await organizations.edit(caller, params['org']!, {
-        fullName: body.full_name, email: body.email, description: body.description, website: body.website, location: body.location,
-        visibility: body.visibility, repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+        fullName: body.full_name,
+        email: body.email,
+        description: body.description,
+        website: body.website,
+        location: body.location,
+        visibility: body.visibility,
+        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
       });
       res.json(wire.toOrganization(org, caller));
     },
   });
 
   table.add({
-    method: 'post', path: '/orgs/{org}/rename', operationId: 'renameOrg', summary: 'Rename an organization', tag: 'organization', scope: 'organization',
+    method: 'post',
+    path: '/orgs/{org}/rename',
+    operationId: 'renameOrg',
+    summary: 'Rename an organization',
+    tag: 'organization',
+    scope: 'organization',
     body: s.renameOrgOption,
     success: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
@@ -214,7 +315,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'delete', path: '/orgs/{org}', operationId: 'orgDelete', summary: 'Delete an organization', tag: 'organization', scope: 'organization',
+    method: 'delete',
+    path: '/orgs/{org}',
+    operationId: 'orgDelete',
+    summary: 'Delete an organization',
+    tag: 'organization',
+    scope: 'organization',
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404, 409],
     async handle({ res, params }) {
@@ -224,7 +330,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'get', path: '/orgs/{org}/activities/feeds', operationId: 'orgListActivityFeeds', summary: "List an organization's activity feeds", tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/orgs/{org}/activities/feeds',
+    operationId: 'orgListActivityFeeds',
+    summary: "List an organization's activity feeds",
+    tag: 'organization',
+    scope: 'organization',
     query: s.feedQuery,
     success: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
     errors: [404, 422],
@@ -234,32 +345,48 @@ export function apiRoutes(services: ApiServices): RouteTable {
       const page = await organizations.feed(caller, params['org']!, query.date, options);
       const levels = new Map<number, AccessLevel>();
       for (const action of page.items) {
-        if (!levels.has(action.repository.id)) levels.set(action.repository.id, await repositoryLevel(store, caller, action.repository));
+        if (!levels.has(action.repository.id))
+          levels.set(action.repository.id, await repositoryLevel(store, caller, action.repository));
       }
       setListHeaders(req, res, rootUrl, page.total, options);
-      res.json(page.items.map((action) => wire.toActivity(action, caller, levels.get(action.repository.id)!)));
+      res.json(
+        page.items.map((action) => wire.toActivity(action, caller, levels.get(action.repository.id)!)),
+      );
     },
   });
 
   // ---- teams -----------------------------------------------------------------------------
 
   table.add({
-    method: 'post', path: '/orgs/{org}/teams', operationId: 'orgCreateTeam', summary: 'Create a team', tag: 'organization', scope: 'organization',
+    method: 'post',
+    path: '/orgs/{org}/teams',
+    operationId: 'orgCreateTeam',
+    summary: 'Create a team',
+    tag: 'organization',
+    scope: 'organization',
     body: s.createTeamOption,
     success: { status: 201, description: 'Team', schema: s.team },
     errors: [401, 403, 404, 422],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
       const { team, org } = await teams.create(caller, params['org']!, {
-        name: body.name, description: body.description, permission: body.permission,
-        canCreateOrgRepo: body.can_create_org_repo, includesAllRepositories: body.includes_all_repositories,
+        name: body.name,
+        description: body.description,
+        permission: body.permission,
+        canCreateOrgRepo: body.can_create_org_repo,
+        includesAllRepositories: body.includes_all_repositories,
       });
       res.status(201).json(wire.toTeam(team, org, caller));
     },
   });
 
   table.add({
-    method: 'get', path: '/orgs/{org}/teams', operationId: 'orgListTeams', summary: "List an organization's teams", tag: 'organization', scope: 'organization',
+    method: 'get',
+    path: '/orgs/{org}/teams',
+    operationId: 'orgListTeams',
+    summary: "List an organization's teams",
+    tag: 'organization',
+    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'TeamList', schema: s.team, list: true },
     errors: [401, 403, 404],
@@ -273,7 +400,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'put', path: '/teams/{id}/members/{username}', operationId: 'orgAddTeamMember', summary: 'Add a team member', tag: 'organization', scope: 'organization',
+    method: 'put',
+    path: '/teams/{id}/members/{username}',
+    operationId: 'orgAddTeamMember',
+    summary: 'Add a team member',
+    tag: 'organization',
+    scope: 'organization',
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404],
     async handle({ res, params }) {
@@ -283,7 +415,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'delete', path: '/teams/{id}/members/{username}', operationId: 'orgRemoveTeamMember', summary: 'Remove a team member', tag: 'organization', scope: 'organization',
+    method: 'delete',
+    path: '/teams/{id}/members/{username}',
+    operationId: 'orgRemoveTeamMember',
+    summary: 'Remove a team member',
+    tag: 'organization',
+    scope: 'organization',
     success: { status: 204, description: 'removed' },
     errors: [401, 403, 404, 409],
     async handle({ res, params }) {
@@ -295,33 +432,54 @@ export function apiRoutes(services: ApiServices): RouteTable {
   // ---- repositories ----------------------------------------------------------------------
 
   table.add({
-    method: 'post', path: '/user/repos', operationId: 'createCurrentUserRepo', summary: 'Create a repository', tag: 'repository', scope: 'repository',
+    method: 'post',
+    path: '/user/repos',
+    operationId: 'createCurrentUserRepo',
+    summary: 'Create a repository',
+    tag: 'repository',
+    scope: 'repository',
     body: s.createRepoOption,
     success: { status: 201, description: 'Repository', schema: s.repository },
     errors: [401, 409, 422],
     async handle({ res, body }) {
       const caller = callerOf(res);
-      const { repository, level } = await repositories.createForUser(caller, { name: body.name, description: body.description, isPrivate: body.private });
-      res.status(201).json(wire.toRepository(repository, level, caller));
-    },
-  });
-
-  table.add({
-    method: 'post', path: '/orgs/{org}/repos', operationId: 'createOrgRepo', summary: 'Create a repository in an organization', tag: 'organization', scope: 'repository',
-    body: s.createRepoOption,
-    success: { status: 201, description: 'Repository', schema: s.repository },
-    errors: [401, 403, 404, 409, 422],
-    async handle({ res, body, params }) {
-      const caller = callerOf(res);
-      const { repository, level } = await repositories.createForOrganization(caller, params['org']!, {
-        name: body.name, description: body.description, isPrivate: body.private,
+      const { repository, level } = await repositories.createForUser(caller, {
+        name: body.name,
+        description: body.description,
+        isPrivate: body.private,
       });
       res.status(201).json(wire.toRepository(repository, level, caller));
     },
   });
 
   table.add({
-    method: 'get', path: '/repos/{owner}/{repo}', operationId: 'repoGet', summary: 'Get a repository', tag: 'repository', scope: 'repository',
+    method: 'post',
+    path: '/orgs/{org}/repos',
+    operationId: 'createOrgRepo',
+    summary: 'Create a repository in an organization',
+    tag: 'organization',
+    scope: 'repository',
+    body: s.createRepoOption,
+    success: { status: 201, description: 'Repository', schema: s.repository },
+    errors: [401, 403, 404, 409, 422],
+    async handle({ res, body, params }) {
+      const caller = callerOf(res);
+      const { repository, level } = await repositories.createForOrganization(caller, params['org']!, {
+        name: body.name,
+        description: body.description,
+        isPrivate: body.private,
+      });
+      res.status(201).json(wire.toRepository(repository, level, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoGet',
+    summary: 'Get a repository',
+    tag: 'repository',
+    scope: 'repository',
     success: { status: 200, description: 'Repository', schema: s.repository },
     errors: [404],
     async handle({ res, params }) {
@@ -332,21 +490,35 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'patch', path: '/repos/{owner}/{repo}', operationId: 'repoEdit', summary: "Edit a repository's properties", tag: 'repository', scope: 'repository',
+    method: 'patch',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoEdit',
+    summary: "Edit a repository's properties",
+    tag: 'repository',
+    scope: 'repository',
     body: s.editRepoOption,
     success: { status: 200, description: 'Repository', schema: s.repository },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
       const { repository, level } = await repositories.edit(caller, params['owner']!, params['repo']!, {
-        name: body.name, description: body.description, website: body.website, isPrivate: body.private, isArchived: body.archived,
+        name: body.name,
+        description: body.description,
+        website: body.website,
+        isPrivate: body.private,
+        isArchived: body.archived,
       });
       res.json(wire.toRepository(repository, level, caller));
     },
   });
 
   table.add({
-    method: 'delete', path: '/repos/{owner}/{repo}', operationId: 'repoDelete', summary: 'Delete a repository', tag: 'repository', scope: 'repository',
+    method: 'delete',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoDelete',
+    summary: 'Delete a repository',
+    tag: 'repository',
+    scope: 'repository',
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
     async handle({ res, params }) {
@@ -356,12 +528,23 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'put', path: '/repos/{owner}/{repo}/collaborators/{collaborator}', operationId: 'repoAddCollaborator', summary: 'Add or update a collaborator', tag: 'repository', scope: 'repository',
+    method: 'put',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
+    operationId: 'repoAddCollaborator',
+    summary: 'Add or update a collaborator',
+    tag: 'repository',
+    scope: 'repository',
     body: s.addCollaboratorOption,
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, body, params }) {
-      await repositories.setCollaborator(callerOf(res), params['owner']!, params['repo']!, params['collaborator']!, body.permission ?? 'write');
+      await repositories.setCollaborator(
+        callerOf(res),
+        params['owner']!,
+        params['repo']!,
+        params['collaborator']!,
+        body.permission ?? 'write',
+      );
       res.status(204).end();
     },
   });
@@ -369,7 +552,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
   // ---- issues and pull requests ----------------------------------------------------------
 
   table.add({
-    method: 'get', path: '/repos/{owner}/{repo}/issues', operationId: 'issueListIssues', summary: "List a repository's issues", tag: 'issue', scope: 'issue',
+    method: 'get',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueListIssues',
+    summary: "List a repository's issues",
+    tag: 'issue',
+    scope: 'issue',
     query: s.issueListQuery,
     success: { status: 200, description: 'IssueList', schema: s.issue, list: true },
     errors: [404],
@@ -377,7 +565,11 @@ export function apiRoutes(services: ApiServices): RouteTable {
       const caller = callerOf(res);
       const options = paging(query);
       const { page, repository } = await repositories.listIssues(
-        caller, params['owner']!, params['repo']!, { state: query.state ?? 'open', kind: query.type ?? 'all' }, options,
+        caller,
+        params['owner']!,
+        params['repo']!,
+        { state: query.state ?? 'open', kind: query.type ?? 'all' },
+        options,
       );
       setListHeaders(req, res, rootUrl, page.total, options);
       res.json(page.items.map((issue) => wire.toIssue(issue, repository, caller)));
@@ -385,49 +577,90 @@ export function apiRoutes(services: ApiServices): RouteTable {
   });
 
   table.add({
-    method: 'post', path: '/repos/{owner}/{repo}/issues', operationId: 'issueCreateIssue', summary: 'Create an issue', tag: 'issue', scope: 'issue',
+    method: 'post',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueCreateIssue',
+    summary: 'Create an issue',
+    tag: 'issue',
+    scope: 'issue',
     body: s.createIssueOption,
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
-      const { issue, repository } = await repositories.createIssue(caller, params['owner']!, params['repo']!, body);
+      const { issue, repository } = await repositories.createIssue(
+        caller,
+        params['owner']!,
+        params['repo']!,
+        body,
+      );
       res.status(201).json(wire.toIssue(issue, repository, caller));
     },
   });
 
   table.add({
-    method: 'get', path: '/repos/{owner}/{repo}/issues/{index}', operationId: 'issueGetIssue', summary: 'Get an issue', tag: 'issue', scope: 'issue',
+    method: 'get',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueGetIssue',
+    summary: 'Get an issue',
+    tag: 'issue',
+    scope: 'issue',
     success: { status: 200, description: 'Issue', schema: s.issue },
     errors: [404],
     async handle({ res, params }) {
       const caller = callerOf(res);
-      const { issue, repository } = await repositories.getIssue(caller, params['owner']!, params['repo']!, indexParam(params['index']));
+      const { issue, repository } = await repositories.getIssue(
+        caller,
+        params['owner']!,
+        params['repo']!,
+        indexParam(params['index']),
+      );
       res.json(wire.toIssue(issue, repository, caller));
     },
   });
 
   table.add({
-    method: 'patch', path: '/repos/{owner}/{repo}/issues/{index}', operationId: 'issueEditIssue', summary: 'Edit an issue', tag: 'issue', scope: 'issue',
+    method: 'patch',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueEditIssue',
+    summary: 'Edit an issue',
+    tag: 'issue',
+    scope: 'issue',
     body: s.editIssueOption,
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 423],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
-      const { issue, repository } = await repositories.editIssue(caller, params['owner']!, params['repo']!, indexParam(params['index']), body);
+      const { issue, repository } = await repositories.editIssue(
+        caller,
+        params['owner']!,
+        params['repo']!,
+        indexParam(params['index']),
+        body,
+      );
       // Gitea answers an issue edit with 201.
       res.status(201).json(wire.toIssue(issue, repository, caller));
     },
   });
 
   table.add({
-    method: 'post', path: '/repos/{owner}/{repo}/pulls', operationId: 'repoCreatePullRequest', summary: 'Create a pull request', tag: 'repository', scope: 'repository',
+    method: 'post',
+    path: '/repos/{owner}/{repo}/pulls',
+    operationId: 'repoCreatePullRequest',
+    summary: 'Create a pull request',
+    tag: 'repository',
+    scope: 'repository',
     body: s.createPullRequestOption,
     success: { status: 201, description: 'PullRequest', schema: s.pullRequest },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
-      const { issue, repository } = await repositories.createPullRequest(caller, params['owner']!, params['repo']!, body);
+      const { issue, repository } = await repositories.createPullRequest(
+        caller,
+        params['owner']!,
+        params['repo']!,
+        body,
+      );
       const level = await repositoryLevel(store, caller, repository);
       res.status(201).json(wire.toPullRequest(issue, repository, level, caller));
     },

@@ -26,7 +26,12 @@ export interface AppDependencies {
 const secretQueryParameters = /([?&](?:token|access_token)=)[^&]*/gi;
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger, rootUrl, settings = defaultSettings }: AppDependencies): Express {
+export function buildApp({
+  database,
+  logger,
+  rootUrl,
+  settings = defaultSettings,
+}: AppDependencies): Express {
   const store = createStore(database.prisma);
   const accounts = accountService(store, settings);
   const routes = apiRoutes({
@@ -61,8 +66,13 @@ export function buildApp({ database, logger, rootUrl, settings = defaultSettings
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });
+  // Error bodies point at Gitea's documentation URL; here that is the document itself.
+  app.get('/api/swagger', (_req, res) => res.redirect(302, `${rootUrl}swagger.v1.json`));
   // As Gitea's binding: a body is JSON unless it is declared a form (curl -d sends form-urlencoded).
-  const jsonBody = express.json({ limit: '1mb', type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? '') });
+  const jsonBody = express.json({
+    limit: '1mb',
+    type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? ''),
+  });
   app.use('/api/v1', jsonBody, authentication(accounts), routes.router);
   app.use(routeNotFound());
   app.use(

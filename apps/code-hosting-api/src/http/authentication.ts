@@ -20,7 +20,13 @@ function firstQueryValue(value: unknown): string | undefined {
 }
 
 export function authenticationOf(res: Response): Authentication {
-  return (res.locals['authentication'] as Authentication | undefined) ?? { caller: anonymous, scopes: null, viaBasicPassword: false };
+  return (
+    (res.locals['authentication'] as Authentication | undefined) ?? {
+      caller: anonymous,
+      scopes: null,
+      viaBasicPassword: false,
+    }
+  );
 }
 
 export function callerOf(res: Response): Caller {
@@ -30,7 +36,11 @@ export function callerOf(res: Response): Caller {
 async function fromToken(accounts: AccountService, secret: string): Promise<Authentication> {
   const found = await accounts.authenticateToken(secret);
   if (!found) throw unauthorized(invalidCredentials);
-  return { caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) }, scopes: found.scopes, viaBasicPassword: false };
+  return {
+    caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) },
+    scopes: found.scopes,
+    viaBasicPassword: false,
+  };
 }
 
 /** Gitea's Basic method: a token as the username (empty or x-oauth-basic password) or as the password, else a password. */
@@ -43,7 +53,11 @@ async function fromBasic(accounts: AccountService, encoded: string): Promise<Aut
   if (/^[0-9a-f]{40}$/.test(tokenCandidate)) {
     const found = await accounts.authenticateToken(tokenCandidate);
     if (found) {
-      return { caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) }, scopes: found.scopes, viaBasicPassword: false };
+      return {
+        caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) },
+        scopes: found.scopes,
+        viaBasicPassword: false,
+      };
     }
   }
   const account = await accounts.authenticatePassword(username, password);
@@ -71,7 +85,11 @@ async function authenticate(accounts: AccountService, req: Request): Promise<Aut
 }
 
 /** Site administrators may act as another user with the `Sudo` header or `sudo` query. */
-async function applySudo(accounts: AccountService, req: Request, authentication: Authentication): Promise<Authentication> {
+async function applySudo(
+  accounts: AccountService,
+  req: Request,
+  authentication: Authentication,
+): Promise<Authentication> {
   const target = req.get('Sudo') ?? firstQueryValue(req.query['sudo']);
   if (!target) return authentication;
   const user = authentication.caller.user;

@@ -7,7 +7,13 @@ function exposeHeader(res: Response, name: string): void {
 }
 
 /** Gitea's SetLinkHeader then SetTotalCountHeader, each exposed to CORS. */
-export function setListHeaders(req: Request, res: Response, rootUrl: string, total: number, options: ListOptions): void {
+export function setListHeaders(
+  req: Request,
+  res: Response,
+  rootUrl: string,
+  total: number,
+  options: ListOptions,
+): void {
   const [path = '', query = ''] = req.originalUrl.split('?', 2);
   const link = linkHeader(rootUrl, path, query, total, options.pageSize);
   if (link) {

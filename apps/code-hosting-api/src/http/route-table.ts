@@ -17,7 +17,10 @@ export interface RouteContext<Body, Query> {
   params: Record<string, string>;
 }
 
-export interface RouteDefinition<BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined> {
+export interface RouteDefinition<
+  BodySchema extends ZodType | undefined,
+  QuerySchema extends ZodObject | undefined,
+> {
   method: Method;
   /** Gitea-style path under /api/v1, e.g. `/orgs/{org}`. */
   path: string;
@@ -64,11 +67,19 @@ export class RouteTable {
       if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
       if (caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
-        throw forbidden(`token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`);
+        throw forbidden(
+          `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
+        );
       }
       const body = route.body ? route.body.parse(req.body ?? {}) : undefined;
       const query = route.query ? route.query.parse(req.query) : {};
-      await route.handle({ req, res, body, query, params: req.params as Record<string, string> } as Parameters<typeof route.handle>[0]);
+      await route.handle({
+        req,
+        res,
+        body,
+        query,
+        params: req.params as Record<string, string>,
+      } as Parameters<typeof route.handle>[0]);
     });
 
     const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
@@ -77,7 +88,8 @@ export class RouteTable {
       required: true,
       schema: { type: 'string' as const },
     }));
-    const successSchema = route.success.schema && (route.success.list ? route.success.schema.array() : route.success.schema);
+    const successSchema =
+      route.success.schema && (route.success.list ? route.success.schema.array() : route.success.schema);
     this.registry.registerPath({
       method: route.method,
       path: route.path,
@@ -87,7 +99,9 @@ export class RouteTable {
       parameters: pathParameters,
       request: {
         ...(route.query ? { query: route.query } : {}),
-        ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+        ...(route.body
+          ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+          : {}),
       },
       responses: {
         [route.success.status]: {
@@ -105,7 +119,10 @@ export class RouteTable {
         ...Object.fromEntries(
           route.errors.map((status) => [
             status,
-            { description: errorDescriptions[status] ?? 'error', content: { 'application/json': { schema: apiError } } },
+            {
+              description: errorDescriptions[status] ?? 'error',
+              content: { 'application/json': { schema: apiError } },
+            },
           ]),
         ),
       },
@@ -120,7 +137,11 @@ export class RouteTable {
       description: 'API tokens must be prepended with "token" followed by a space.',
     });
     this.registry.registerComponent('securitySchemes', 'BasicAuth', { type: 'http', scheme: 'basic' });
-    this.registry.registerComponent('securitySchemes', 'SudoHeader', { type: 'apiKey', in: 'header', name: 'Sudo' });
+    this.registry.registerComponent('securitySchemes', 'SudoHeader', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Sudo',
+    });
     return new OpenApiGeneratorV3(this.registry.definitions).generateDocument({
       openapi: '3.0.3',
       info: { title: 'code-hosting-api (Gitea API v1 compatible)', version: '1.0.0' },

@@ -19,7 +19,10 @@ const emptyList = () => z.array(z.unknown().openapi({ type: 'object' }));
 const website = z
   .string()
   .max(255)
-  .refine((value) => value === '' || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value), 'must be a valid http or https URL');
+  .refine(
+    (value) => value === '' || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value),
+    'must be a valid http or https URL',
+  );
 
 // ---- requests ---------------------------------------------------------------------------
 
@@ -71,6 +74,7 @@ export const editUserOption = z
     admin: z.boolean().optional(),
     allow_create_organization: z.boolean().optional(),
     active: z.boolean().optional(),
+    password: z.string().min(1).max(255).optional(),
     email: z.string().max(255).optional(),
     full_name: z.string().max(100).optional(),
     visibility: visibility.optional(),
@@ -90,7 +94,11 @@ const teamPermission = z.enum(['read', 'write', 'admin', 'owner']);
 
 export const createTeamOption = z
   .object({
-    name: z.string().min(1).max(255).regex(/^[-.\w]+$/, 'must be valid alpha or numeric or dash(-_) or dot characters'),
+    name: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[-.\w]+$/, 'must be valid alpha or numeric or dash(-_) or dot characters'),
     description: z.string().max(255).optional(),
     permission: teamPermission.optional(),
     can_create_org_repo: z.boolean().optional(),
@@ -130,11 +138,20 @@ export const createIssueOption = z
   .openapi('CreateIssueOption');
 
 export const editIssueOption = z
-  .object({ title: z.string().min(1).max(255).optional(), body: z.string().optional(), state: z.enum(['open', 'closed']).optional() })
+  .object({
+    title: z.string().min(1).max(255).optional(),
+    body: z.string().optional(),
+    state: z.enum(['open', 'closed']).optional(),
+  })
   .openapi('EditIssueOption');
 
 export const createPullRequestOption = z
-  .object({ title: z.string().min(1).max(255), body: z.string().optional(), head: z.string().min(1), base: z.string().min(1) })
+  .object({
+    title: z.string().min(1).max(255),
+    body: z.string().optional(),
+    head: z.string().min(1),
+    base: z.string().min(1),
+  })
   .openapi('CreatePullRequestOption');
 
 /** A query value as Gitea's ctx.FormString reads it: the first of repeated parameters. */
@@ -143,16 +160,26 @@ function firstValue<T extends z.ZodType>(schema: T) {
 }
 
 export const listQuery = z.object({
-  page: firstValue(z.string()).openapi({ description: 'page number of results to return (1-based)', type: 'integer' }),
+  page: firstValue(z.string()).openapi({
+    description: 'page number of results to return (1-based)',
+    type: 'integer',
+  }),
   limit: firstValue(z.string()).openapi({ description: 'page size of results', type: 'integer' }),
 });
 
 export const feedQuery = listQuery.extend({
-  date: firstValue(z.string()).openapi({ type: 'string', format: 'date', description: 'the date of the activities to be found' }),
+  date: firstValue(z.string()).openapi({
+    type: 'string',
+    format: 'date',
+    description: 'the date of the activities to be found',
+  }),
 });
 
 export const issueListQuery = listQuery.extend({
-  state: firstValue(z.enum(['open', 'closed', 'all'])).openapi({ type: 'string', enum: ['open', 'closed', 'all'] }),
+  state: firstValue(z.enum(['open', 'closed', 'all'])).openapi({
+    type: 'string',
+    enum: ['open', 'closed', 'all'],
+  }),
   type: firstValue(z.enum(['issues', 'pulls'])).openapi({ type: 'string', enum: ['issues', 'pulls'] }),
 });
 
@@ -240,7 +267,9 @@ export const accessToken = z
   })
   .openapi('AccessToken');
 
-export const permission = z.object({ admin: z.boolean(), push: z.boolean(), pull: z.boolean() }).openapi('Permission');
+export const permission = z
+  .object({ admin: z.boolean(), push: z.boolean(), pull: z.boolean() })
+  .openapi('Permission');
 
 export const internalTracker = z
   .object({

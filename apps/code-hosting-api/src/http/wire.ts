@@ -1,7 +1,15 @@
 import { atLeast } from '../domain/access';
 import type { Caller } from '../domain/caller';
 import type { OrganizationPermissions } from '../domain/organizations';
-import type { AccessLevel, AccountRecord, ActionRecord, IssueRecord, RepositoryRecord, TeamRecord, TokenRecord } from '../domain/records';
+import type {
+  AccessLevel,
+  AccountRecord,
+  ActionRecord,
+  IssueRecord,
+  RepositoryRecord,
+  TeamRecord,
+  TokenRecord,
+} from '../domain/records';
 import type {
   AccessTokenWire,
   ActivityWire,
@@ -86,7 +94,16 @@ export function createWire(rootUrl: string) {
 
   function toTeam(team: TeamRecord, org: AccountRecord, caller: Caller): TeamWire {
     const unitLevel = team.permission === 'owner' ? 'owner' : team.permission;
-    const units = ['repo.code', 'repo.issues', 'repo.ext_issues', 'repo.wiki', 'repo.pulls', 'repo.releases', 'repo.projects', 'repo.ext_wiki'];
+    const units = [
+      'repo.code',
+      'repo.issues',
+      'repo.ext_issues',
+      'repo.wiki',
+      'repo.pulls',
+      'repo.releases',
+      'repo.projects',
+      'repo.ext_wiki',
+    ];
     return {
       id: team.id,
       name: team.name,
@@ -140,9 +157,17 @@ export function createWire(rootUrl: string) {
       created_at: goTime(repository.createdAt),
       updated_at: goTime(repository.updatedAt),
       archived_at: goTime(repository.archivedAt),
-      permissions: { admin: atLeast(level, 'admin'), push: atLeast(level, 'write'), pull: atLeast(level, 'read') },
+      permissions: {
+        admin: atLeast(level, 'admin'),
+        push: atLeast(level, 'write'),
+        pull: atLeast(level, 'read'),
+      },
       has_issues: true,
-      internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
+      internal_tracker: {
+        enable_time_tracker: true,
+        allow_only_contributors_to_track_time: true,
+        enable_issue_dependencies: true,
+      },
       external_tracker: null,
       has_wiki: true,
       external_wiki: null,
@@ -212,7 +237,12 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toPullRequest(issue: IssueRecord, repository: RepositoryRecord, level: AccessLevel, caller: Caller): PullRequestWire {
+  function toPullRequest(
+    issue: IssueRecord,
+    repository: RepositoryRecord,
+    level: AccessLevel,
+    caller: Caller,
+  ): PullRequestWire {
     const path = repositoryPath(repository);
     const htmlUrl = `${rootUrl}${path}/pulls/${issue.index}`;
     const repo = toRepository(repository, level, caller);
@@ -281,7 +311,17 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  return { toUser, toOrganization, toPermissions, toTeam, toRepository, toIssue, toPullRequest, toActivity, toAccessToken };
+  return {
+    toUser,
+    toOrganization,
+    toPermissions,
+    toTeam,
+    toRepository,
+    toIssue,
+    toPullRequest,
+    toActivity,
+    toAccessToken,
+  };
 }
 
 export type Wire = ReturnType<typeof createWire>;
