@@ -6,7 +6,7 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': [
+    '^.+\\.(ts|m?js)$': [
       '@swc/jest',
       {
         jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
@@ -14,6 +14,9 @@ module.exports = {
       },
     ],
   },
+  // jose (under jwks-rsa) ships ESM only; Node 20 requires it natively, Jest's
+  // CommonJS loader needs it compiled like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?jose[@/])'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30_000,
 };

@@ -3,7 +3,7 @@ import { unauthorized } from '@repo/http-errors';
 import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
 import type { Caller } from '../domain/caller';
 import type { AuthConfig } from './auth-config';
-import { JwksKeySource } from './jwks-key-source';
+import jwksClient from 'jwks-rsa';
 
 const RSA_ALGORITHMS: Algorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const EC_ALGORITHMS: Algorithm[] = ['ES256', 'ES384', 'ES512'];
@@ -55,10 +55,19 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       break;
     }
     case 'jwks': {
-      const keySource = new JwksKeySource(config.key.url);
+      // Cached by kid; an unknown kid refetches (key rotation), rate-limited so
+      // garbage tokens cannot make us hammer the issuer.
+      const keySource = jwksClient({
+        jwksUri: config.key.url,
+        cache: true,
+        cacheMaxAge: 10 * 60_000,
+        rateLimit: true,
+        jwksRequestsPerMinute: 10,
+        timeout: 5_000,
+      });
       key = (header, callback) => {
-        keySource.keyFor(header.kid).then(
-          (publicKey) => callback(null, publicKey),
+        keySource.getSigningKey(header.kid).then(
+          (signingKey) => callback(null, signingKey.getPublicKey()),
           (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
         );
       };
