@@ -29,6 +29,8 @@ export function buildApp({ database, logger, auth }: AppDependencies): Express {
     pinoHttp({
       logger,
       genReqId: requestId,
+      // Kubernetes polls the probes every few seconds; they would drown the access log.
+      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' },
       // Tokens never reach the logs.
       redact: ['req.headers.authorization'],
     }),
