@@ -15,9 +15,11 @@ type Visibility = 'public' | 'limited' | 'private';
 
 const tokens = new Map<Caller, string | undefined>();
 const orgs = new Map<Visibility, string>();
+let ownerName: string;
 
 beforeAll(async () => {
   const owner = await createUser(service, 'owner');
+  ownerName = owner.username;
   const member = await createUser(service, 'member');
   const stranger = await createUser(service, 'stranger');
   for (const visibility of ['public', 'limited', 'private'] as const) {
@@ -60,6 +62,27 @@ describe('rule 1: GET /orgs lists the organizations the caller may see', () => {
       .sort();
     expect(listed).toEqual([...visible].sort());
     expect(response.headers['x-total-count']).toBe(String(visible.length));
+  });
+});
+
+describe("GET /users/{username}/orgs lists the owner's organizations the caller may see", () => {
+  it.each(matrix)('%s sees %j organizations', async (caller, visible) => {
+    const response = await withCaller(service.request.get(`${api}/users/${ownerName}/orgs`), caller).expect(
+      200,
+    );
+    const listed = (response.body as { visibility: string }[]).map((org) => org.visibility).sort();
+    expect(listed).toEqual([...visible].sort());
+    expect(response.headers['x-total-count']).toBe(String(visible.length));
+  });
+});
+
+describe('GET /user/orgs through a public-only token', () => {
+  it("lists only the member's public organizations", async () => {
+    const response = await withCaller(
+      service.request.get(`${api}/user/orgs`),
+      'member with public-only token',
+    ).expect(200);
+    expect(response.body.map((org: { visibility: string }) => org.visibility)).toEqual(['public']);
   });
 });
 
