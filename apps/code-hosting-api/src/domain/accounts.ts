@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import { badRequest, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
 import type { AccountChanges, Store } from '../db/store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
@@ -33,10 +33,6 @@ export interface UserChanges {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'P2002';
 }
 
 export function accountService(store: Store, settings: ServiceSettings) {

@@ -1,4 +1,4 @@
-import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import { conflict, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
 import type { Store } from '../db/store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
@@ -25,11 +25,6 @@ export interface OrganizationPermissions {
   isAdmin: boolean;
   isOwner: boolean;
   canCreateRepository: boolean;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'P2002';
 }
 
 export function organizationService(store: Store, settings: ServiceSettings) {

@@ -1,4 +1,11 @@
-import { conflict, forbidden, locked, notFound, unprocessableEntity } from '@repo/http-errors';
+import {
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  locked,
+  notFound,
+  unprocessableEntity,
+} from '@repo/http-errors';
 import type { Store } from '../db/store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, canSeeAccount, membershipOf, repositoryLevel } from './access';
@@ -43,10 +50,6 @@ export interface IssueChanges {
 export interface IssueFilter {
   state: 'open' | 'closed' | 'all';
   kind: 'issues' | 'pulls' | 'all';
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'P2002';
 }
 
 export function repositoryService(store: Store) {

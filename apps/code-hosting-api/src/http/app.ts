@@ -53,6 +53,8 @@ export function buildApp({
     pinoHttp({
       logger,
       genReqId: requestId,
+      // Kubernetes polls the probes every few seconds; they would drown the access log.
+      autoLogging: { ignore: (req) => ['/livez', '/readyz', '/api/healthz'].includes(req.url ?? '') },
       serializers: {
         req: (req: { method: string; url: string; id: unknown }) => ({
           id: req.id,
