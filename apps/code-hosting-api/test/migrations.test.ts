@@ -18,7 +18,9 @@ afterEach(() => database.drop());
 async function recordedMigrations(db: TestDatabase) {
   const client = connectPrisma(db.source);
   try {
-    return await client.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string; finished: boolean }[]>(
+    return await client.prisma.$queryRawUnsafe<
+      { migration_name: string; checksum: string; finished: boolean }[]
+    >(
       'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name',
     );
   } finally {
@@ -28,7 +30,10 @@ async function recordedMigrations(db: TestDatabase) {
 
 describe('migrations', () => {
   it('applies every committed migration to an empty database and records it as prisma migrate deploy does', async () => {
-    const committed = (await readdir(migrationsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const committed = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(await applyMigrations(database.source)).toEqual(committed);
     const recorded = await recordedMigrations(database);
     expect(recorded.map((row) => row.migration_name)).toEqual(committed);
@@ -44,8 +49,13 @@ describe('migrations', () => {
   });
 
   it('lets two replicas start together: exactly one applies each migration', async () => {
-    const [first, second] = await Promise.all([applyMigrations(database.source), applyMigrations(database.source)]);
-    expect([...first, ...second].sort()).toEqual((await recordedMigrations(database)).map((r) => r.migration_name));
+    const [first, second] = await Promise.all([
+      applyMigrations(database.source),
+      applyMigrations(database.source),
+    ]);
+    expect([...first, ...second].sort()).toEqual(
+      (await recordedMigrations(database)).map((r) => r.migration_name),
+    );
     expect(first.length === 0 || second.length === 0).toBe(true);
   });
 
@@ -58,7 +68,9 @@ describe('migrations', () => {
     afterEach(() => rm(workDir, { recursive: true, force: true }));
 
     it('writes nothing when the schema matches the committed migrations', async () => {
-      expect(await createMigration('nothing_new', { migrationsDir: path.join(workDir, 'migrations') })).toBeUndefined();
+      expect(
+        await createMigration('nothing_new', { migrationsDir: path.join(workDir, 'migrations') }),
+      ).toBeUndefined();
     });
 
     it('writes the next migration from a schema change, which then applies once', async () => {
@@ -70,14 +82,18 @@ describe('migrations', () => {
       const dir = path.join(workDir, 'migrations');
       const folder = await createMigration('add_probe', { migrationsDir: dir, schemaFile: changedSchema });
       expect(folder).toMatch(/\d{14}_add_probe$/);
-      expect(await readFile(path.join(folder!, 'migration.sql'), 'utf8')).toContain('CREATE TABLE "MigrationProbe"');
+      expect(await readFile(path.join(folder!, 'migration.sql'), 'utf8')).toContain(
+        'CREATE TABLE "MigrationProbe"',
+      );
 
       const applied = await applyMigrations(database.source, { migrationsDir: dir });
       expect(applied.at(-1)).toBe(path.basename(folder!));
       expect(await applyMigrations(database.source, { migrationsDir: dir })).toEqual([]);
       const client = connectPrisma(database.source);
       try {
-        await expect(client.prisma.$queryRawUnsafe('SELECT id, note FROM "MigrationProbe"')).resolves.toEqual([]);
+        await expect(client.prisma.$queryRawUnsafe('SELECT id, note FROM "MigrationProbe"')).resolves.toEqual(
+          [],
+        );
       } finally {
         await client.close();
       }

@@ -9,9 +9,7 @@ import { PrismaClient } from '../generated/prisma/client';
  * Where the data lives: a PostgreSQL server, or embedded PGlite (an instance
  * the caller owns, a folder it persists to, or memory when neither is given).
  */
-export type DatabaseSource =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; pglite: PGlite };
+export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: PGlite };
 
 export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string };
 
@@ -24,11 +22,15 @@ export interface Database {
 }
 
 export function migrationAdapterFactory(source: DatabaseSource): SqlMigrationAwareDriverAdapterFactory {
-  return source.kind === 'postgres' ? new PrismaPg({ connectionString: source.url }) : new PrismaPGlite(source.pglite);
+  return source.kind === 'postgres'
+    ? new PrismaPg({ connectionString: source.url })
+    : new PrismaPGlite(source.pglite);
 }
 
 /** Opens the location's database (creating a PGlite folder when needed); the result owns it. */
-export async function openDatabaseAt(location: DatabaseLocation): Promise<{ source: DatabaseSource; close(): Promise<void> }> {
+export async function openDatabaseAt(
+  location: DatabaseLocation,
+): Promise<{ source: DatabaseSource; close(): Promise<void> }> {
   if (location.kind === 'postgres') return { source: location, close: async () => {} };
   if (location.dataDir) await mkdir(location.dataDir, { recursive: true });
   const pglite = new PGlite(location.dataDir);
@@ -36,7 +38,10 @@ export async function openDatabaseAt(location: DatabaseLocation): Promise<{ sour
   return { source: { kind: 'pglite', pglite }, close: () => pglite.close() };
 }
 
-export function connectPrisma(source: DatabaseSource, onClose: () => Promise<void> = async () => {}): Database {
+export function connectPrisma(
+  source: DatabaseSource,
+  onClose: () => Promise<void> = async () => {},
+): Database {
   const adapter = migrationAdapterFactory(source);
   const prisma = new PrismaClient({ adapter });
   return {

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg' with { 'resolution-mode': 'import' };
+import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg' with {
+  'resolution-mode': 'import',
+};
 import { Client } from 'pg';
 import { migrationAdapterFactory, type DatabaseSource } from './database';
 import { migrationsDir, withSchemaEngine } from './schema-engine';
@@ -15,18 +17,27 @@ const migrationLockKey = 'code-hosting-api:migrations';
 /** The committed migrations, in the shape `prisma migrate deploy` reads them. */
 export async function readMigrationList(dir = migrationsDir): Promise<MigrationList> {
   const entries = existsSync(dir) ? await readdir(dir, { withFileTypes: true }) : [];
-  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   const lockfilePath = path.join(dir, lockfileName);
   return {
     baseDir: dir,
-    lockfile: { path: lockfileName, content: existsSync(lockfilePath) ? await readFile(lockfilePath, 'utf8') : null },
+    lockfile: {
+      path: lockfileName,
+      content: existsSync(lockfilePath) ? await readFile(lockfilePath, 'utf8') : null,
+    },
     shadowDbInitScript: '',
     migrationDirectories: await Promise.all(
       folders.map(async (folder) => ({
         path: folder,
         migrationFile: {
           path: 'migration.sql',
-          content: { tag: 'ok' as const, value: await readFile(path.join(dir, folder, 'migration.sql'), 'utf8') },
+          content: {
+            tag: 'ok' as const,
+            value: await readFile(path.join(dir, folder, 'migration.sql'), 'utf8'),
+          },
         },
       })),
     ),

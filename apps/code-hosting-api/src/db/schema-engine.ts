@@ -5,7 +5,9 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
-import type { SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg' with { 'resolution-mode': 'import' };
+import type { SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg' with {
+  'resolution-mode': 'import',
+};
 
 /**
  * Prisma's schema engine compiled to WebAssembly. The native engine cannot be
@@ -26,7 +28,8 @@ let engineModule: Promise<SchemaEngineModule> | undefined;
 function withUnrefTimers(glue: SchemaEngineModule): Record<string, unknown> {
   const imports: Record<string, unknown> = { ...glue };
   for (const name of Object.keys(imports).filter((key) => key.startsWith('__wbg_setTimeout_'))) {
-    imports[name] = (callback: () => void, milliseconds: number) => setTimeout(callback, milliseconds >>> 0).unref();
+    imports[name] = (callback: () => void, milliseconds: number) =>
+      setTimeout(callback, milliseconds >>> 0).unref();
   }
   return imports;
 }
@@ -40,7 +43,9 @@ function loadSchemaEngineModule(): Promise<SchemaEngineModule> {
       'schema_engine_bg.wasm',
     );
     const module = await WebAssembly.compile(await readFile(wasmFile));
-    const instance = await WebAssembly.instantiate(module, { './schema_engine_bg.js': withUnrefTimers(glue) });
+    const instance = await WebAssembly.instantiate(module, {
+      './schema_engine_bg.js': withUnrefTimers(glue),
+    });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
     return glue;
