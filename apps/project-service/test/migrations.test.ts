@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@repo/testing';
 import { createMigration } from '../src/db/create-migration';
 import { connectPrisma } from '../src/db/database';
-import { applyMigrations } from '../src/db/migrate';
+import { applyMigrations, withMigrationLock } from '../src/db/migrate';
 import { migrationsDir, schemaFile } from '../src/db/schema-engine';
 
 jest.setTimeout(120_000);
@@ -28,6 +28,14 @@ async function recordedMigrations(db: TestDatabase) {
   }
 }
 
+async function committedMigrations(): Promise<string[]> {
+  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
 describe('migrations', () => {
   it('applies every committed migration to an empty database and records it as prisma migrate deploy does', async () => {
     const committed = (await readdir(migrationsDir, { withFileTypes: true }))
@@ -48,15 +56,26 @@ describe('migrations', () => {
     expect(await applyMigrations(database.source)).toEqual([]);
   });
 
-  it('lets two replicas start together: exactly one applies each migration', async () => {
-    const [first, second] = await Promise.all([
-      applyMigrations(database.source),
-      applyMigrations(database.source),
-    ]);
-    expect([...first, ...second].sort()).toEqual(
-      (await recordedMigrations(database)).map((r) => r.migration_name),
-    );
-    expect(first.length === 0 || second.length === 0).toBe(true);
+  it('does not migrate while another replica holds the migration lock', async () => {
+    let release!: () => void;
+    let signalHeld!: () => void;
+    const held = new Promise<void>((resolve) => (signalHeld = resolve));
+    const otherReplica = withMigrationLock(database.source, async () => {
+      signalHeld();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await held;
+    let finished = false;
+    const migrating = applyMigrations(database.source).then((applied) => {
+      finished = true;
+      return applied;
+    });
+    // Long enough for an unguarded run to finish: it takes well under this once the engine is loaded.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(finished).toBe(false);
+    release();
+    await otherReplica;
+    expect(await migrating).toEqual(await committedMigrations());
   });
 
   describe('db:migration:create', () => {

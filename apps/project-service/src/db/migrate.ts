@@ -47,7 +47,7 @@ export async function readMigrationList(dir = migrationsDir): Promise<MigrationL
 const pgliteLocks = new WeakMap<object, Promise<unknown>>();
 
 /** Runs `task` while holding the migration lock of the database behind `source`. */
-async function withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T> {
+export async function withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T> {
   if (source.kind === 'pglite') {
     // One PGlite database is only ever open in one process: an in-process queue is the lock.
     const previous = pgliteLocks.get(source.pglite) ?? Promise.resolve();
