@@ -126,3 +126,25 @@ describe('field validation', () => {
     expect(response.body.code).toBe('400');
   });
 });
+
+describe('values the database cannot store', () => {
+  it('refuses a NUL character in a string field with 400, not a server error', async () => {
+    const response = await createWith({ name: 'nul\u0000inside' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      code: '400',
+      message: 'request contains a NUL character (U+0000), which is not accepted',
+    });
+  });
+
+  it('refuses a NUL character inside a settings list the same way, leaving no half-created project', async () => {
+    const slug = uniqueSlug();
+    const response = await createWith({ slug, writers: [{ username: 'nul\u0000user' }] });
+    expect(response.status).toBe(400);
+    const listed = await service.request
+      .get(`/projects?slug=${slug}`)
+      .set('Authorization', admin())
+      .expect(200);
+    expect(listed.body.projects).toEqual([]);
+  });
+});

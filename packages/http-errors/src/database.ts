@@ -5,7 +5,8 @@ import { readProperty, readString, readStringArray } from './guards';
 // Prisma 7 driver adapters wrap the database failure in `meta.driverAdapterError`, whose `cause`
 // is the adapter's mapped error: `{ kind, originalCode (SQLSTATE), constraint? }`.
 
-type DatabaseFailure = 'uniqueViolation' | 'foreignKeyViolation' | 'writeConflict' | 'recordNotFound';
+type DatabaseFailure =
+  'uniqueViolation' | 'foreignKeyViolation' | 'writeConflict' | 'recordNotFound' | 'unstorableValue';
 
 const FAILURE_BY_PRISMA_CODE: Readonly<Record<string, DatabaseFailure>> = {
   P2002: 'uniqueViolation',
@@ -56,6 +57,15 @@ function sqlState(error: unknown): string | undefined {
   return readString(mapped, 'originalCode');
 }
 
+/**
+ * SQLSTATE class 22 ("data exception": a NUL byte in text, a value out of range,
+ * a malformed literal) means a request value reached the database that
+ * validation should have refused: the client's fault, never a 500.
+ */
+function dataException(state: string): DatabaseFailure | undefined {
+  return state.startsWith('22') ? 'unstorableValue' : undefined;
+}
+
 function classify(error: unknown): DatabaseFailure | undefined {
   const code = prismaCode(error);
   const kind = readString(adapterError(error), 'kind');
@@ -63,7 +73,7 @@ function classify(error: unknown): DatabaseFailure | undefined {
   return (
     (code === undefined ? undefined : FAILURE_BY_PRISMA_CODE[code]) ??
     (kind === undefined ? undefined : FAILURE_BY_ADAPTER_KIND[kind]) ??
-    (state === undefined ? undefined : FAILURE_BY_SQLSTATE[state])
+    (state === undefined ? undefined : (FAILURE_BY_SQLSTATE[state] ?? dataException(state)))
   );
 }
 
@@ -85,8 +95,10 @@ function uniqueViolation(error: unknown): HttpError {
   });
 }
 
-export function fromDatabaseError(error: unknown): HttpError | undefined {
+export function fromDatabaseError(error: unknown, validationStatus: 400 | 422 = 400): HttpError | undefined {
   switch (classify(error)) {
+    case 'unstorableValue':
+      return new HttpError(validationStatus, unstorableValueMessage(sqlState(error)), { cause: error });
     case 'uniqueViolation':
       return uniqueViolation(error);
     case 'foreignKeyViolation':
@@ -98,6 +110,12 @@ export function fromDatabaseError(error: unknown): HttpError | undefined {
     case undefined:
       return undefined;
   }
+}
+
+function unstorableValueMessage(state: string | undefined): string {
+  return state === '22021'
+    ? 'request contains a NUL character (U+0000), which is not accepted'
+    : 'request contains a value the database does not accept';
 }
 
 /** True when a Prisma write broke a unique constraint (for domain-specific 409/422 messages). */

@@ -257,6 +257,25 @@ describe('toHttpError: Prisma errors', () => {
     expect(toHttpError(error).status).toBe(409);
   });
 
+  const dataException = (code: string) =>
+    new PrismaClientKnownRequestError(`Database error. Code: \`${code}\`.`, {
+      code: 'P2010',
+      meta: { driverAdapterError: new DriverAdapterError({ kind: 'postgres', code, originalCode: code }) },
+    });
+
+  test('a NUL character the database cannot store (SQLSTATE 22021) → 400 naming the character', () => {
+    expect(toHttpError(dataException('22021'))).toMatchObject({
+      status: 400,
+      expose: true,
+      message: 'request contains a NUL character (U+0000), which is not accepted',
+    });
+  });
+
+  test("any other data exception (SQLSTATE class 22) is the client's value → validationStatus", () => {
+    expect(toHttpError(dataException('22003')).status).toBe(400);
+    expect(toHttpError(dataException('22P02'), { validationStatus: 422 }).status).toBe(422);
+  });
+
   test('other Prisma codes are internal errors', () => {
     const error = new PrismaClientKnownRequestError('value too long', { code: 'P2000' });
     expect(toHttpError(error)).toMatchObject({ status: 500, expose: false });
