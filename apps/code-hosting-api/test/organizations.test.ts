@@ -1130,3 +1130,31 @@ describe('teams and membership', () => {
       .expect(404);
   });
 });
+
+describe('input the database cannot take', () => {
+  it('answers 422, not a server error, for a NUL character in an organization field', async () => {
+    const response = await service.request
+      .post(`${api}/orgs`)
+      .set('Authorization', adminAuthorization)
+      .send({ username: uniqueName('nulorg'), full_name: 'before\u0000after' })
+      .expect(422);
+    expect(response.body).toEqual(
+      errorBody('request contains a NUL character (U+0000), which is not accepted'),
+    );
+  });
+
+  it('answers 422 for a NUL character in a looked-up name', async () => {
+    await service.request.get(`${api}/orgs/a%00b`).set('Authorization', adminAuthorization).expect(422);
+  });
+
+  it.each(['99999999999999999999', '9223372036854775807'])(
+    'answers 404 for team id %s, beyond any id that can exist',
+    async (id) => {
+      const response = await service.request
+        .put(`${api}/teams/${id}/members/nobody`)
+        .set('Authorization', adminAuthorization)
+        .expect(404);
+      expect(response.body).toEqual(errorBody(/^team .* does not exist$/));
+    },
+  );
+});

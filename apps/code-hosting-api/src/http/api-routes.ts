@@ -25,8 +25,13 @@ export interface ApiServices {
   rootUrl: string;
 }
 
+/**
+ * A numeric path id (team id, issue index). Anything that is not a safe integer
+ * cannot name a row of ours (ids stay far below 2^53), so it becomes -1: not found.
+ */
 function indexParam(value: string | undefined): number {
-  return /^\d+$/.test(value ?? '') ? Number(value) : -1;
+  const id = /^\d+$/.test(value ?? '') ? Number(value) : -1;
+  return Number.isSafeInteger(id) ? id : -1;
 }
 
 /** Every /api/v1 operation, Gitea's path and shape. */
