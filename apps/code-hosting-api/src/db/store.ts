@@ -1,3 +1,4 @@
+import type { AccountChanges, NewAccount, OrganizationFilter, Store } from '../domain/store';
 import type {
   Account,
   Action,
@@ -125,45 +126,6 @@ async function toRepositories(client: Client, rows: RepositoryRow[]): Promise<Re
   return rows.map((row) => toRepository(row, counts.get(row.id)!));
 }
 
-export interface NewAccount {
-  name: string;
-  type: AccountType;
-  email?: string;
-  fullName?: string;
-  description?: string;
-  website?: string;
-  location?: string;
-  visibility?: Visibility;
-  passwordHash?: string;
-  isAdmin?: boolean;
-  allowCreateOrganization?: boolean;
-  repoAdminChangeTeamAccess?: boolean;
-}
-
-export type AccountChanges = Partial<
-  Pick<
-    AccountRecord,
-    | 'fullName'
-    | 'email'
-    | 'description'
-    | 'website'
-    | 'location'
-    | 'visibility'
-    | 'repoAdminChangeTeamAccess'
-    | 'isAdmin'
-    | 'allowCreateOrganization'
-    | 'isActive'
-  >
->;
-
-export interface OrganizationFilter {
-  /** Visibilities every caller of this listing may see. */
-  visibilities: Visibility[];
-  /** Also include organizations of these visibilities of which this user is a member. */
-  memberId?: number;
-  memberVisibilities?: Visibility[];
-}
-
 function organizationCondition(filter: OrganizationFilter): Prisma.AccountWhereInput {
   const visible: Prisma.AccountWhereInput[] = [{ visibility: { in: filter.visibilities } }];
   if (filter.memberId !== undefined && filter.memberVisibilities?.length) {
@@ -175,7 +137,7 @@ function organizationCondition(filter: OrganizationFilter): Prisma.AccountWhereI
   return { type: 'organization', OR: visible };
 }
 
-export function createStore(prisma: PrismaClient) {
+export function createStore(prisma: PrismaClient): Store {
   const store = {
     async findAccountByName(name: string): Promise<AccountRecord | null> {
       const row = await prisma.account.findUnique({ where: { lowerName: name.toLowerCase() } });
@@ -678,5 +640,3 @@ function toToken(row: {
     lastUsedAt: row.lastUsedAt,
   };
 }
-
-export type Store = ReturnType<typeof createStore>;

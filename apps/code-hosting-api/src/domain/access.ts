@@ -1,4 +1,4 @@
-import type { Store } from '../db/store';
+import type { Store } from './store';
 import { isSiteAdmin, type Caller } from './caller';
 import {
   highestLevel,

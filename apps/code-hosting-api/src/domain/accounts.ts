@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { badRequest, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
-import type { AccountChanges, Store } from '../db/store';
+import type { AccountChanges, Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import { canSeeAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';

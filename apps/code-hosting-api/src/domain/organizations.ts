@@ -1,6 +1,6 @@
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
-import type { Store } from '../db/store';
+import type { Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import { canSeeAccount, membershipOf } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';

@@ -6,7 +6,7 @@ import {
   notFound,
   unprocessableEntity,
 } from '@repo/http-errors';
-import type { Store } from '../db/store';
+import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, canSeeAccount, membershipOf, repositoryLevel } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';

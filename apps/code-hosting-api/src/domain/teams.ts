@@ -1,5 +1,5 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
-import type { Store } from '../db/store';
+import type { Store } from './store';
 import { canSeeAccount, membershipOf } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';

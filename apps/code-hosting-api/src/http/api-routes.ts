@@ -7,7 +7,7 @@ import { listOptions } from '../domain/pagination';
 import type { AccessLevel } from '../domain/records';
 import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
-import type { Store } from '../db/store';
+import type { Store } from '../domain/store';
 import { callerOf } from './authentication';
 import { setListHeaders } from './list-headers';
 import { RouteTable } from './route-table';

@@ -1,0 +1,177 @@
+import type {
+  AccessLevel,
+  AccountRecord,
+  AccountType,
+  ActionRecord,
+  IssueRecord,
+  Page,
+  RepositoryRecord,
+  TeamRecord,
+  TokenRecord,
+  UserCredentials,
+  Visibility,
+} from './records';
+
+// The persistence the use cases need, stated here so the domain owns its contract;
+// src/db/store.ts implements it over Prisma.
+
+export interface NewAccount {
+  name: string;
+  type: AccountType;
+  email?: string;
+  fullName?: string;
+  description?: string;
+  website?: string;
+  location?: string;
+  visibility?: Visibility;
+  passwordHash?: string;
+  isAdmin?: boolean;
+  allowCreateOrganization?: boolean;
+  repoAdminChangeTeamAccess?: boolean;
+}
+export type AccountChanges = Partial<
+  Pick<
+    AccountRecord,
+    | 'fullName'
+    | 'email'
+    | 'description'
+    | 'website'
+    | 'location'
+    | 'visibility'
+    | 'repoAdminChangeTeamAccess'
+    | 'isAdmin'
+    | 'allowCreateOrganization'
+    | 'isActive'
+  >
+>;
+export interface OrganizationFilter {
+  /** Visibilities every caller of this listing may see. */
+  visibilities: Visibility[];
+  /** Also include organizations of these visibilities of which this user is a member. */
+  memberId?: number;
+  memberVisibilities?: Visibility[];
+}
+export interface Store {
+  findAccountByName(name: string): Promise<AccountRecord | null>;
+  findAccountById(id: number): Promise<AccountRecord | null>;
+  findUserCredentials(name: string): Promise<UserCredentials | null>;
+  anyAdminExists(): Promise<boolean>;
+  createUser(account: NewAccount): Promise<AccountRecord>;
+  recordLogin(accountId: number): Promise<void>;
+  /** Creates an organization with its Owners team holding the creator. */
+  createOrganization(account: NewAccount, creatorId: number): Promise<AccountRecord>;
+  updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
+  setPasswordHash(id: number, passwordHash: string): Promise<void>;
+  renameAccount(id: number, newName: string): Promise<AccountRecord>;
+  /** Deletes the organization unless it owns repositories; false when it still does. */
+  deleteOrganizationWithoutRepositories(id: number): Promise<boolean>;
+  listOrganizations(filter: OrganizationFilter, offset: number, limit: number): Promise<Page<AccountRecord>>;
+  /** Organizations the user belongs to, narrowed to the given visibilities. */
+  listOrganizationsOfMember(
+    memberId: number,
+    visibilities: Visibility[],
+    offset: number,
+    limit: number,
+  ): Promise<Page<AccountRecord>>;
+  /** The teams of the organization the user is in. */
+  teamsOfMember(orgId: number, userId: number): Promise<TeamRecord[]>;
+  createTeam(team: Omit<TeamRecord, 'id'>): Promise<TeamRecord>;
+  findTeamByName(orgId: number, name: string): Promise<TeamRecord | null>;
+  findTeam(id: number): Promise<TeamRecord | null>;
+  listTeams(orgId: number, offset: number, limit: number): Promise<Page<TeamRecord>>;
+  addTeamMember(teamId: number, accountId: number): Promise<void>;
+  /** Removes the member; refuses (false) to empty an owner team. */
+  removeTeamMember(teamId: number, accountId: number, keepOneMember: boolean): Promise<boolean>;
+  createRepository(
+    repository: {
+      ownerId: number;
+      name: string;
+      description: string;
+      website: string;
+      isPrivate: boolean;
+    },
+    creatorId: number,
+    creatorCollaboration: 'admin' | undefined,
+  ): Promise<RepositoryRecord>;
+  findRepository(ownerName: string, name: string): Promise<RepositoryRecord | null>;
+  repositoryNameTaken(ownerId: number, name: string): Promise<boolean>;
+  updateRepository(
+    id: number,
+    changes: {
+      name?: string;
+      description?: string;
+      website?: string;
+      isPrivate?: boolean;
+      isArchived?: boolean;
+    },
+    rename:
+      | {
+          actorId: number;
+          oldName: string;
+        }
+      | undefined,
+  ): Promise<RepositoryRecord>;
+  deleteRepository(id: number): Promise<void>;
+  setCollaborator(repoId: number, accountId: number, permission: 'read' | 'write' | 'admin'): Promise<void>;
+  collaboratorLevel(repoId: number, accountId: number): Promise<AccessLevel>;
+  createIssue(issue: {
+    repoId: number;
+    posterId: number;
+    title: string;
+    body: string;
+    isPull: boolean;
+    headBranch: string;
+    baseBranch: string;
+    isPrivate: boolean;
+  }): Promise<IssueRecord>;
+  findIssue(repoId: number, index: number): Promise<IssueRecord | null>;
+  listIssues(
+    repoId: number,
+    filter: {
+      state: 'open' | 'closed' | 'all';
+      kind: 'issues' | 'pulls' | 'all';
+    },
+    offset: number,
+    limit: number,
+  ): Promise<Page<IssueRecord>>;
+  updateIssue(
+    issue: IssueRecord,
+    changes: {
+      title?: string;
+      body?: string;
+      isClosed?: boolean;
+    },
+    state:
+      | {
+          actorId: number;
+          isPrivate: boolean;
+        }
+      | undefined,
+  ): Promise<IssueRecord>;
+  /** Feed of the organization's repositories, newest first. */
+  listOrganizationFeed(
+    orgId: number,
+    filter: {
+      includePrivate: boolean;
+      from?: Date;
+      to?: Date;
+    },
+    offset: number,
+    limit: number,
+  ): Promise<Page<ActionRecord>>;
+  createToken(token: {
+    accountId: number;
+    name: string;
+    tokenHash: string;
+    tokenLastEight: string;
+    scopes: string[];
+  }): Promise<TokenRecord>;
+  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
+  findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
+  findTokenByHash(tokenHash: string): Promise<{
+    token: TokenRecord;
+    account: AccountRecord;
+  } | null>;
+  touchToken(id: number): Promise<void>;
+  deleteToken(id: number): Promise<void>;
+}
