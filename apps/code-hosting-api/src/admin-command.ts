@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   const location = await openDatabaseAt(config.database);
   await applyMigrations(location.source);
-  const database = connectPrisma(location.source, location.close);
+  const database = connectPrisma(location.source, { onClose: location.close });
   try {
     const accounts = accountService(createStore(database.prisma), config.settings);
     if (command === 'create-user') {

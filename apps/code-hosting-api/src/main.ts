@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const location = await openDatabaseAt(config.database);
   const applied = await applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
-  const database = connectPrisma(location.source, location.close);
+  const database = connectPrisma(location.source, { onClose: location.close });
 
   const bootstrapped = await accountService(createStore(database.prisma), config.settings).bootstrapAdmin(
     config.bootstrapAdmin,
@@ -34,8 +34,6 @@ async function main(): Promise<void> {
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
-    // Give in-flight requests a moment; the load balancer stops routing on SIGTERM.
-    beforeShutdown: async () => {},
     onSignal: () => database.close(),
     onShutdown: async () => logger.info('code-hosting-api stopped'),
     logger: (message, error) => logger.error({ err: error }, message),

@@ -14,14 +14,12 @@ async function main(): Promise<void> {
   const location = await openDatabaseAt(config.database);
   const applied = await applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
-  const database = connectPrisma(location.source, location.close);
+  const database = connectPrisma(location.source, { onClose: location.close });
 
   const server = http.createServer(buildApp({ database, logger, auth: config.auth }));
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
-    // Give in-flight requests a moment; the load balancer stops routing on SIGTERM.
-    beforeShutdown: async () => {},
     onSignal: () => database.close(),
     onShutdown: async () => logger.info('project-service stopped'),
     logger: (message, error) => logger.error({ err: error }, message),

@@ -118,12 +118,12 @@ function unstorableValueMessage(state: string | undefined): string {
     : 'request contains a value the database does not accept';
 }
 
-/** True when a Prisma write broke a unique constraint (for domain-specific 409/422 messages). */
-export function isUniqueViolation(error: unknown): boolean {
+/** True when a Prisma write broke a unique constraint: for a store to report "name taken" as a result. */
+export function isUniqueConstraintViolation(error: unknown): boolean {
   return classify(error) === 'uniqueViolation';
 }
 
 /** True when a Prisma write broke a foreign key (a missing parent, or a row still referenced). */
-export function isForeignKeyViolation(error: unknown): boolean {
+export function isForeignKeyConstraintViolation(error: unknown): boolean {
   return classify(error) === 'foreignKeyViolation';
 }

@@ -38,12 +38,20 @@ export async function openDatabaseAt(
   return { source: { kind: 'pglite', pglite }, close: () => pglite.close() };
 }
 
-export function connectPrisma(
-  source: DatabaseSource,
-  onClose: () => Promise<void> = async () => {},
-): Database {
+export interface ConnectOptions {
+  /** Runs after the client is closed (closing what the caller opened for it). */
+  onClose?: () => Promise<void>;
+  /** Called with each statement's SQL as it runs: tests count round trips with it. */
+  onQuery?: (sql: string) => void;
+}
+
+export function connectPrisma(source: DatabaseSource, options: ConnectOptions = {}): Database {
+  const { onClose = async () => {}, onQuery } = options;
   const adapter = migrationAdapterFactory(source);
-  const prisma = new PrismaClient({ adapter });
+  const prisma = onQuery
+    ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter });
+  if (onQuery) (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
   return {
     prisma,
     source,

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
+import {
+  badRequest,
+  forbidden,
+  isUniqueConstraintViolation,
+  notFound,
+  unprocessableEntity,
+} from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
 import type { AccountChanges, Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
@@ -53,7 +59,7 @@ export function accountService(store: Store, settings: ServiceSettings) {
         passwordHash: await hashPassword(user.password, settings.passwordHashCost),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw accountExistsError(user.username);
+      if (isUniqueConstraintViolation(error)) throw accountExistsError(user.username);
       throw error;
     }
   }
@@ -79,7 +85,7 @@ export function accountService(store: Store, settings: ServiceSettings) {
       });
       return { token, secret };
     } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest('access token name has been used already');
+      if (isUniqueConstraintViolation(error)) throw badRequest('access token name has been used already');
       throw error;
     }
   }

@@ -1,4 +1,10 @@
-import { conflict, forbidden, isUniqueViolation, notFound, unprocessableEntity } from '@repo/http-errors';
+import {
+  conflict,
+  forbidden,
+  isUniqueConstraintViolation,
+  notFound,
+  unprocessableEntity,
+} from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
 import type { Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
@@ -164,7 +170,7 @@ export function organizationService(store: Store, settings: ServiceSettings) {
           user.id,
         );
       } catch (error) {
-        if (isUniqueViolation(error)) throw accountExistsError(name);
+        if (isUniqueConstraintViolation(error)) throw accountExistsError(name);
         throw error;
       }
     },
@@ -193,7 +199,7 @@ export function organizationService(store: Store, settings: ServiceSettings) {
       try {
         await store.renameAccount(org.id, newName);
       } catch (error) {
-        if (isUniqueViolation(error)) throw accountExistsError(newName);
+        if (isUniqueConstraintViolation(error)) throw accountExistsError(newName);
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import {
   conflict,
   forbidden,
-  isUniqueViolation,
+  isUniqueConstraintViolation,
   locked,
   notFound,
   unprocessableEntity,
@@ -87,7 +87,8 @@ export function repositoryService(store: Store) {
         creatorNeedsAccess ? 'admin' : undefined,
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('The repository with the same name already exists.');
+      if (isUniqueConstraintViolation(error))
+        throw conflict('The repository with the same name already exists.');
       throw error;
     }
   }

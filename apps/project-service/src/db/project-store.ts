@@ -19,7 +19,7 @@ import type {
   WriteOutcome,
 } from '../domain/project-store';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { isForeignKeyViolation, isUniqueViolation } from '@repo/http-errors';
+import { isForeignKeyConstraintViolation, isUniqueConstraintViolation } from '@repo/http-errors';
 
 const MEMBER_ROLES = {
   writers: 'writer',
@@ -284,7 +284,7 @@ export class PrismaProjectStore implements ProjectStore {
         : { kind: 'missing' };
     } catch (error) {
       // The parent foreign key is ON DELETE RESTRICT: children block the delete.
-      if (isForeignKeyViolation(error)) return { kind: 'has-children' };
+      if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
       throw error;
     }
   }
@@ -337,7 +337,7 @@ export class PrismaProjectStore implements ProjectStore {
 }
 
 function constraintOutcome(error: unknown): WriteOutcome<never> {
-  if (isUniqueViolation(error)) return { kind: 'slug-taken' };
-  if (isForeignKeyViolation(error)) return { kind: 'parent-missing' };
+  if (isUniqueConstraintViolation(error)) return { kind: 'slug-taken' };
+  if (isForeignKeyConstraintViolation(error)) return { kind: 'parent-missing' };
   throw error;
 }
