@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isHttpError } from '@repo/http-errors';
 import { loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
-import { applyMigrations } from './db/migrate';
+import { migrationRunner } from './db/migration-runner';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<void> {
 
   const config = loadConfig();
   const location = await openDatabaseAt(config.database);
-  await applyMigrations(location.source);
+  await migrationRunner.applyMigrations(location.source);
   const database = connectPrisma(location.source, { onClose: location.close });
   try {
     const accounts = accountService(createStore(database.prisma), config.settings);

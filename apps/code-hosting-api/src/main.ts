@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
-import { applyMigrations } from './db/migrate';
+import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
 import { createLogger } from './logger';
 
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const location = await openDatabaseAt(config.database);
-  const applied = await applyMigrations(location.source);
+  const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
   const database = connectPrisma(location.source, { onClose: location.close });
 

@@ -1,4 +1,5 @@
 import { prepareDatabaseTemplate } from '@repo/testing';
-import { applyMigrations } from '../src/db/migrate';
+import { migrationRunner } from '../src/db/migration-runner';
 
-export default () => prepareDatabaseTemplate({ name: 'code_hosting_api', migrate: applyMigrations });
+export default () =>
+  prepareDatabaseTemplate({ name: 'code_hosting_api', migrate: migrationRunner.applyMigrations });

@@ -7,3 +7,5 @@ export {
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { useTestApp, type TestApp, type TestAppFactory, type TestAppInstance } from './test-app';
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
+export { querySource } from './sql';
+export { describeMigrations, type MigrationSubject } from './migration-suite';

@@ -1,10 +1,10 @@
 import { useTestApp, signTestToken, generateRsaKeyPair } from '../src';
 import jwt from 'jsonwebtoken';
-import { runSql } from './notes-database';
+import { querySource } from '../src';
 
 const service = useTestApp(async (source) => ({
   app: async (req, res) => {
-    const rows = await runSql<{ count: number }>(source, 'SELECT count(*)::int AS count FROM notes');
+    const rows = await querySource<{ count: number }>(source, 'SELECT count(*)::int AS count FROM notes');
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ path: req.url, notes: rows[0]?.count }));
   },

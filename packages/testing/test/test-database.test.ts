@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../src';
-import { runSql } from './notes-database';
+import { querySource } from '../src';
 
 const opened: TestDatabase[] = [];
 afterAll(() => Promise.all(opened.map((database) => database.drop())));
@@ -13,19 +13,23 @@ async function open(options?: { empty?: boolean }) {
 describe('createTestDatabase', () => {
   it('starts from the migrated template', async () => {
     const database = await open();
-    expect(await runSql(database.source, 'SELECT count(*)::int AS count FROM notes')).toEqual([{ count: 0 }]);
+    expect(await querySource(database.source, 'SELECT count(*)::int AS count FROM notes')).toEqual([
+      { count: 0 },
+    ]);
   });
 
   it('gives each caller a database of its own', async () => {
     const [first, second] = await Promise.all([open(), open()]);
-    await runSql(first.source, "INSERT INTO notes (text) VALUES ('only in the first')");
-    expect(await runSql(first.source, 'SELECT text FROM notes')).toEqual([{ text: 'only in the first' }]);
-    expect(await runSql(second.source, 'SELECT text FROM notes')).toEqual([]);
+    await querySource(first.source, "INSERT INTO notes (text) VALUES ('only in the first')");
+    expect(await querySource(first.source, 'SELECT text FROM notes')).toEqual([
+      { text: 'only in the first' },
+    ]);
+    expect(await querySource(second.source, 'SELECT text FROM notes')).toEqual([]);
   });
 
   it('gives an empty database with no tables when asked', async () => {
     const database = await open({ empty: true });
-    const tables = await runSql(
+    const tables = await querySource(
       database.source,
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
     );

@@ -1,13 +1,13 @@
 import { loadConfig } from '../config';
 import { openDatabaseAt } from './database';
-import { applyMigrations } from './migrate';
+import { migrationRunner } from './migration-runner';
 
 // What a deployment's migration job runs: apply pending migrations, then exit.
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabaseAt(config.database);
   try {
-    const applied = await applyMigrations(database.source);
+    const applied = await migrationRunner.applyMigrations(database.source);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
   } finally {
     await database.close();

@@ -10,9 +10,6 @@ import { migrationsDir, withSchemaEngine } from './schema-engine';
 
 const noFilters = { externalTables: [], externalEnums: [] };
 const lockfileName = 'migration_lock.toml';
-// Distinct from Prisma's own advisory lock key, and per service, so two
-// replicas of one service serialize while the other service is unaffected.
-const migrationLockKey = 'code-hosting-api:migrations';
 
 /** The committed migrations, in the shape `prisma migrate deploy` reads them. */
 export async function readMigrationList(dir = migrationsDir): Promise<MigrationList> {
@@ -44,42 +41,97 @@ export async function readMigrationList(dir = migrationsDir): Promise<MigrationL
   };
 }
 
-const pgliteLocks = new WeakMap<object, Promise<unknown>>();
-
-/** Runs `task` while holding the migration lock of the database behind `source`. */
-export async function withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T> {
-  if (source.kind === 'pglite') {
-    // One PGlite database is only ever open in one process: an in-process queue is the lock.
-    const previous = pgliteLocks.get(source.pglite) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(task);
-    pgliteLocks.set(source.pglite, run);
-    return run;
-  }
-  const client = new Client({ connectionString: source.url });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [migrationLockKey]);
-    return await task();
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [migrationLockKey]).catch(() => undefined);
-    await client.end();
-  }
+export interface MigrationRunner {
+  /**
+   * Applies the pending committed migrations and records them in
+   * `_prisma_migrations`, exactly as `prisma migrate deploy` does.
+   * Returns the names of the migrations it applied (none when up to date).
+   */
+  applyMigrations(source: DatabaseSource, options?: { migrationsDir?: string }): Promise<string[]>;
+  /** Runs `task` while holding the migration lock of the database behind `source`. */
+  withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T>;
+  /** How many runners are waiting for the lock right now (PostgreSQL: as `pg_locks` shows them). */
+  lockWaiters(source: DatabaseSource): Promise<number>;
 }
 
 /**
- * Applies the pending committed migrations and records them in
- * `_prisma_migrations`, exactly as `prisma migrate deploy` does.
- * Returns the names of the migrations it applied (none when up to date).
+ * The migration runner of one service. `lockKey` is per service and distinct
+ * from Prisma's own advisory lock key, so two replicas of one service
+ * serialize while another service on the same server is unaffected.
  */
-export async function applyMigrations(
-  source: DatabaseSource,
-  options: { migrationsDir?: string } = {},
-): Promise<string[]> {
-  const migrationsList = await readMigrationList(options.migrationsDir);
-  return withMigrationLock(source, () =>
-    withSchemaEngine(migrationAdapterFactory(source), async (engine) => {
-      const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: noFilters });
-      return appliedMigrationNames;
-    }),
-  );
+export function createMigrationRunner(lockKey: string): MigrationRunner {
+  // One PGlite database is only ever open in one process: an in-process queue is the lock.
+  const pgliteQueues = new WeakMap<object, Promise<unknown>>();
+  const pgliteWaiters = new WeakMap<object, number>();
+
+  async function withPgliteLock<T>(pglite: object, task: () => Promise<T>): Promise<T> {
+    const previous = pgliteQueues.get(pglite) ?? Promise.resolve();
+    pgliteWaiters.set(pglite, (pgliteWaiters.get(pglite) ?? 0) + 1);
+    const run = previous
+      .catch(() => undefined)
+      .then(() => {
+        pgliteWaiters.set(pglite, (pgliteWaiters.get(pglite) ?? 1) - 1);
+        return task();
+      });
+    pgliteQueues.set(pglite, run);
+    return run;
+  }
+
+  async function withClient<T>(url: string, task: (client: Client) => Promise<T>): Promise<T> {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await task(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T> {
+    if (source.kind === 'pglite') return withPgliteLock(source.pglite, task);
+    return withClient(source.url, async (client) => {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
+      try {
+        return await task();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+      }
+    });
+  }
+
+  async function lockWaiters(source: DatabaseSource): Promise<number> {
+    if (source.kind === 'pglite') {
+      // A runner counts from its request until its turn comes; the holder is not waiting.
+      return pgliteWaiters.get(source.pglite) ?? 0;
+    }
+    // A bigint advisory key shows in pg_locks as classid (high 32 bits) and objid (low 32 bits).
+    return withClient(source.url, async (client) => {
+      const { rows } = await client.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_locks
+         WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`,
+        [lockKey],
+      );
+      return rows[0]?.waiting ?? 0;
+    });
+  }
+
+  async function applyMigrations(
+    source: DatabaseSource,
+    options: { migrationsDir?: string } = {},
+  ): Promise<string[]> {
+    const migrationsList = await readMigrationList(options.migrationsDir);
+    return withMigrationLock(source, () =>
+      withSchemaEngine(migrationAdapterFactory(source), async (engine) => {
+        const { appliedMigrationNames } = await engine.applyMigrations({
+          migrationsList,
+          filters: noFilters,
+        });
+        return appliedMigrationNames;
+      }),
+    );
+  }
+
+  return { applyMigrations, withMigrationLock, lockWaiters };
 }
