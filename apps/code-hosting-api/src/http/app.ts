@@ -11,6 +11,7 @@ import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
 import { apiRoutes } from './api-routes';
 import { authentication } from './authentication';
+import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { requestId } from './request-id';
 import { createWire } from './wire';
@@ -65,6 +66,7 @@ export function buildApp({
     }),
   );
   app.use(healthRoutes(() => database.isReady()));
+  app.use(giteaHealthRoutes(() => database.isReady()));
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });

@@ -10,13 +10,5 @@ export function healthRoutes(isDatabaseReady: () => Promise<boolean>): Router {
     const ready = await isDatabaseReady();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'database unavailable' });
   });
-  // Gitea's own health endpoint, which existing monitoring of Gitea polls.
-  router.get('/api/healthz', async (_req, res) => {
-    const ready = await isDatabaseReady();
-    res
-      .status(ready ? 200 : 503)
-      .type('application/health+json')
-      .json({ status: ready ? 'pass' : 'fail', description: 'code-hosting-api' });
-  });
   return router;
 }
