@@ -1,0 +1,102 @@
+import type { ObjectShape, Shape } from '../representation-shape';
+import { zeroValueOf } from '../representation-shape';
+import { decodeGob, type GobValue } from './decoder';
+import { gobEncodingOf } from './encoder';
+import { goFieldName } from './go-names';
+import { GobWriter } from './primitives';
+
+/**
+ * A decoded gob value in the representation's JSON terms: Go field names
+ * become JSON names, fields the sender left out (Go never sends zero values)
+ * become their zero values, unknown fields are dropped. Type mismatches are
+ * left as they are for the schema's validation to name.
+ */
+function inShape(shape: Shape, value: GobValue): unknown {
+  if (value === undefined) return zeroValueOf(shape);
+  if (shape.kind === 'array')
+    return Array.isArray(value) ? value.map((item) => inShape(shape.item, item)) : value;
+  if (shape.kind !== 'object') return value;
+  if (typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value) || value instanceof Map) {
+    return value;
+  }
+  return Object.fromEntries(
+    shape.fields.map((field) => [field.name, inShape(field.shape, value[goFieldName(field.name)])]),
+  );
+}
+
+/** Decodes a gob request body into the JSON form of `shape` (throws GobFormatError). */
+export function decodeGobRepresentation(body: Buffer, shape: ObjectShape): unknown {
+  return inShape(shape, decodeGob(body).value);
+}
+
+/** Encodes one representation as a complete gob stream. */
+export function encodeGobRepresentation(shape: ObjectShape, value: unknown): Buffer {
+  const encoding = gobEncodingOf(shape);
+  const message = new GobWriter(1024);
+  message.int(encoding.typeId);
+  encoding.writeStruct(message, value);
+  const frame = new GobWriter(16);
+  frame.uint(message.size);
+  return Buffer.concat([encoding.definitions, frame.view(), message.view()]);
+}
+
+/** Rows of a list that can be read twice from one database snapshot (gob needs the size first). */
+export interface RepeatableList {
+  batches(): AsyncIterable<unknown[]>;
+}
+
+/**
+ * Streams `{ [field]: items }` as one gob value. gob frames a value with its
+ * byte length and a slice with its count, so a first pass over the snapshot
+ * measures (encoding each row and dropping it) and a second pass writes: memory
+ * stays one batch whatever the list's length.
+ */
+export async function streamGobList(
+  shape: ObjectShape,
+  field: string,
+  list: RepeatableList,
+  write: (chunk: Buffer) => Promise<void>,
+): Promise<void> {
+  const encoding = gobEncodingOf(shape);
+  const index = encoding.fields.findIndex((plan) => plan.json === field);
+  const listField = shape.fields[index];
+  if (index < 0 || listField?.shape.kind !== 'array' || listField.shape.item.kind !== 'object') {
+    throw new Error(`gob list: ${shape.name}.${field} is not a list of objects`);
+  }
+  const item = gobEncodingOf(listField.shape.item);
+  const scratch = new GobWriter(4096);
+  let count = 0;
+  let itemBytes = 0;
+  for await (const batch of list.batches()) {
+    for (const row of batch) {
+      scratch.reset();
+      item.writeStruct(scratch, row);
+      itemBytes += scratch.size;
+      count += 1;
+    }
+  }
+  const head = new GobWriter(32);
+  head.int(encoding.typeId);
+  if (count > 0) {
+    // The fields before the list are zero in a streamed list: its delta is its field number + 1.
+    head.uint(index + 1);
+    head.uint(count);
+  }
+  const frame = new GobWriter(16);
+  frame.uint(head.size + itemBytes + 1);
+  await write(Buffer.concat([encoding.definitions, frame.view(), head.view()]));
+  let written = 0;
+  if (count > 0) {
+    for await (const batch of list.batches()) {
+      const chunk = new GobWriter(64 * 1024);
+      for (const row of batch) {
+        if (written === count) break;
+        item.writeStruct(chunk, row);
+        written += 1;
+      }
+      await write(chunk.toBuffer());
+    }
+  }
+  if (written !== count) throw new Error('gob list: the second pass saw a different list');
+  await write(Buffer.from([0]));
+}

@@ -1,0 +1,3 @@
+module example.com/project-service-go-client
+
+go 1.19
