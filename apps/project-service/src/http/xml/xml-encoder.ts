@@ -6,11 +6,12 @@ import type { ObjectShape, Shape } from '../representation-shape';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
-// Characters XML 1.0 cannot carry even escaped; Go's encoding/xml writes U+FFFD for them too.
-// eslint-disable-next-line no-control-regex
-const NOT_XML_CHARACTER =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+// Characters XML 1.0 cannot carry even escaped (with the u flag a surrogate range
+// matches only unpaired halves); Go's encoding/xml writes U+FFFD for them too.
+/* eslint-disable no-control-regex */
+const NOT_XML_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
 const NEEDS_ESCAPE = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
+/* eslint-enable no-control-regex */
 
 export function escapeXmlText(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
