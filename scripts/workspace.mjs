@@ -76,6 +76,7 @@ const turboTasks = {
   test: ['run', 'typecheck', 'lint', 'test'],
   lint: ['run', 'lint'],
   typecheck: ['run', 'typecheck'],
+  bench: ['run', 'bench'],
   start: ['run', 'start', '--filter=./apps/*'],
 };
 
