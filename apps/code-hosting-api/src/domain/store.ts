@@ -12,8 +12,8 @@ import type {
   Visibility,
 } from './records';
 
-// The persistence the use cases need, stated here so the domain owns its contract;
-// src/db/store.ts implements it over Prisma.
+// The persistence the use cases need, stated here so the domain owns its contract, one part
+// per aggregate; src/db/store.ts assembles the Prisma implementations of the parts.
 
 export interface NewAccount {
   name: string;
@@ -51,18 +51,42 @@ export interface OrganizationFilter {
   memberId?: number;
   memberVisibilities?: Visibility[];
 }
-export interface Store {
+/** Users and organizations alike: both are accounts sharing one namespace. */
+export interface AccountStore {
   findAccountByName(name: string): Promise<AccountRecord | null>;
   findAccountById(id: number): Promise<AccountRecord | null>;
   findUserCredentials(name: string): Promise<UserCredentials | null>;
   anyAdminExists(): Promise<boolean>;
   createUser(account: NewAccount): Promise<AccountRecord>;
   recordLogin(accountId: number): Promise<void>;
-  /** Creates an organization with its Owners team holding the creator. */
-  createOrganization(account: NewAccount, creatorId: number): Promise<AccountRecord>;
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
   renameAccount(id: number, newName: string): Promise<AccountRecord>;
+}
+
+/** A user's access tokens, stored hashed. */
+export interface TokenStore {
+  createToken(token: {
+    accountId: number;
+    name: string;
+    tokenHash: string;
+    tokenLastEight: string;
+    scopes: string[];
+  }): Promise<TokenRecord>;
+  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
+  findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
+  findTokenByHash(tokenHash: string): Promise<{
+    token: TokenRecord;
+    account: AccountRecord;
+  } | null>;
+  touchToken(id: number): Promise<void>;
+  deleteToken(id: number): Promise<void>;
+}
+
+/** Organizations, their teams and team membership. */
+export interface OrganizationStore {
+  /** Creates an organization with its Owners team holding the creator. */
+  createOrganization(account: NewAccount, creatorId: number): Promise<AccountRecord>;
   /** Deletes the organization unless it owns repositories; false when it still does. */
   deleteOrganizationWithoutRepositories(id: number): Promise<boolean>;
   listOrganizations(filter: OrganizationFilter, offset: number, limit: number): Promise<Page<AccountRecord>>;
@@ -82,6 +106,10 @@ export interface Store {
   addTeamMember(teamId: number, accountId: number): Promise<void>;
   /** Removes the member; refuses (false) to empty an owner team. */
   removeTeamMember(teamId: number, accountId: number, keepOneMember: boolean): Promise<boolean>;
+}
+
+/** Repositories and their collaborators. */
+export interface RepositoryStore {
   createRepository(
     repository: {
       ownerId: number;
@@ -114,6 +142,10 @@ export interface Store {
   deleteRepository(id: number): Promise<void>;
   setCollaborator(repoId: number, accountId: number, permission: 'read' | 'write' | 'admin'): Promise<void>;
   collaboratorLevel(repoId: number, accountId: number): Promise<AccessLevel>;
+}
+
+/** Issues and pull requests (an issue flagged as a pull request). */
+export interface IssueStore {
   createIssue(issue: {
     repoId: number;
     posterId: number;
@@ -148,6 +180,10 @@ export interface Store {
         }
       | undefined,
   ): Promise<IssueRecord>;
+}
+
+/** The activity feed. */
+export interface ActionStore {
   /** Feed of the organization's repositories, newest first. */
   listOrganizationFeed(
     orgId: number,
@@ -159,19 +195,11 @@ export interface Store {
     offset: number,
     limit: number,
   ): Promise<Page<ActionRecord>>;
-  createToken(token: {
-    accountId: number;
-    name: string;
-    tokenHash: string;
-    tokenLastEight: string;
-    scopes: string[];
-  }): Promise<TokenRecord>;
-  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
-  findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
-  findTokenByHash(tokenHash: string): Promise<{
-    token: TokenRecord;
-    account: AccountRecord;
-  } | null>;
-  touchToken(id: number): Promise<void>;
-  deleteToken(id: number): Promise<void>;
 }
+
+export type Store = AccountStore &
+  TokenStore &
+  OrganizationStore &
+  RepositoryStore &
+  IssueStore &
+  ActionStore;

@@ -1,0 +1,97 @@
+import type { ActionType } from '../domain/records';
+import type { IssueStore } from '../domain/store';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { toIssue } from './row-mappers';
+
+export function issueStore(prisma: PrismaClient): IssueStore {
+  return {
+    async createIssue(issue) {
+      return prisma.$transaction(async (tx) => {
+        // Row-locking increment: concurrent creations get distinct, gap-free indexes.
+        const repository = await tx.repository.update({
+          where: { id: BigInt(issue.repoId) },
+          data: { lastIssueIndex: { increment: 1 } },
+          select: { lastIssueIndex: true },
+        });
+        const row = await tx.issue.create({
+          data: {
+            repoId: BigInt(issue.repoId),
+            index: repository.lastIssueIndex,
+            posterId: BigInt(issue.posterId),
+            title: issue.title,
+            body: issue.body,
+            isPull: issue.isPull,
+            headBranch: issue.headBranch,
+            baseBranch: issue.baseBranch,
+          },
+          include: { poster: true },
+        });
+        await tx.action.create({
+          data: {
+            actUserId: BigInt(issue.posterId),
+            opType: issue.isPull ? 'create_pull_request' : 'create_issue',
+            repoId: BigInt(issue.repoId),
+            isPrivate: issue.isPrivate,
+            content: `${repository.lastIssueIndex}|${issue.title}`,
+          },
+        });
+        return toIssue(row);
+      });
+    },
+
+    async findIssue(repoId, index) {
+      const row = await prisma.issue.findUnique({
+        where: { repoId_index: { repoId: BigInt(repoId), index: BigInt(index) } },
+        include: { poster: true },
+      });
+      return row && toIssue(row);
+    },
+
+    async listIssues(repoId, filter, offset, limit) {
+      const where: Prisma.IssueWhereInput = { repoId: BigInt(repoId) };
+      if (filter.state !== 'all') where.isClosed = filter.state === 'closed';
+      if (filter.kind !== 'all') where.isPull = filter.kind === 'pulls';
+      const [rows, total] = await Promise.all([
+        prisma.issue.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: offset,
+          take: limit,
+          include: { poster: true },
+        }),
+        prisma.issue.count({ where }),
+      ]);
+      return { items: rows.map(toIssue), total };
+    },
+
+    async updateIssue(issue, changes, state) {
+      return prisma.$transaction(async (tx) => {
+        const closing = changes.isClosed !== undefined && changes.isClosed !== issue.isClosed;
+        const row = await tx.issue.update({
+          where: { id: BigInt(issue.id) },
+          data: {
+            title: changes.title,
+            body: changes.body,
+            isClosed: changes.isClosed,
+            closedAt: closing ? (changes.isClosed ? new Date() : null) : undefined,
+          },
+          include: { poster: true },
+        });
+        if (closing && state) {
+          const verb = changes.isClosed ? 'close' : 'reopen';
+          const opType: ActionType = `${verb}_${issue.isPull ? 'pull_request' : 'issue'}`;
+          await tx.action.create({
+            data: {
+              actUserId: BigInt(state.actorId),
+              opType,
+              repoId: BigInt(issue.repoId),
+              isPrivate: state.isPrivate,
+              content: `${issue.index}|`,
+            },
+          });
+        }
+        return toIssue(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { OrganizationFilter, OrganizationStore } from '../domain/store';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { toAccount, toTeam } from './row-mappers';
+
+function organizationCondition(filter: OrganizationFilter): Prisma.AccountWhereInput {
+  const visible: Prisma.AccountWhereInput[] = [{ visibility: { in: filter.visibilities } }];
+  if (filter.memberId !== undefined && filter.memberVisibilities?.length) {
+    visible.push({
+      visibility: { in: filter.memberVisibilities },
+      teams: { some: { members: { some: { accountId: BigInt(filter.memberId) } } } },
+    });
+  }
+  return { type: 'organization', OR: visible };
+}
+
+export function organizationStore(prisma: PrismaClient): OrganizationStore {
+  return {
+    /** Creates an organization with its Owners team holding the creator. */
+    async createOrganization(account, creatorId) {
+      return prisma.$transaction(async (tx) => {
+        const row = await tx.account.create({ data: { ...account, lowerName: account.name.toLowerCase() } });
+        await tx.team.create({
+          data: {
+            orgId: row.id,
+            name: 'Owners',
+            lowerName: 'owners',
+            permission: 'owner',
+            canCreateOrgRepo: true,
+            includesAllRepositories: true,
+            members: { create: { accountId: BigInt(creatorId) } },
+          },
+        });
+        return toAccount(row);
+      });
+    },
+
+    /** Deletes the organization unless it owns repositories; false when it still does. */
+    async deleteOrganizationWithoutRepositories(id) {
+      return prisma.$transaction(async (tx) => {
+        // Lock the organization row so a concurrent repository creation cannot slip in.
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${BigInt(id)} FOR UPDATE`;
+        if ((await tx.repository.count({ where: { ownerId: BigInt(id) } })) > 0) return false;
+        await tx.account.delete({ where: { id: BigInt(id) } });
+        return true;
+      });
+    },
+
+    async listOrganizations(filter, offset, limit) {
+      const where = organizationCondition(filter);
+      const [rows, total] = await Promise.all([
+        prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
+        prisma.account.count({ where }),
+      ]);
+      return { items: rows.map(toAccount), total };
+    },
+
+    /** Organizations the user belongs to, narrowed to the given visibilities. */
+    async listOrganizationsOfMember(memberId, visibilities, offset, limit) {
+      const where: Prisma.AccountWhereInput = {
+        type: 'organization',
+        visibility: { in: visibilities },
+        teams: { some: { members: { some: { accountId: BigInt(memberId) } } } },
+      };
+      const [rows, total] = await Promise.all([
+        prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
+        prisma.account.count({ where }),
+      ]);
+      return { items: rows.map(toAccount), total };
+    },
+
+    /** The teams of the organization the user is in. */
+    async teamsOfMember(orgId, userId) {
+      const rows = await prisma.team.findMany({
+        where: { orgId: BigInt(orgId), members: { some: { accountId: BigInt(userId) } } },
+      });
+      return rows.map(toTeam);
+    },
+
+    async createTeam(team) {
+      const row = await prisma.team.create({
+        data: {
+          orgId: BigInt(team.orgId),
+          name: team.name,
+          lowerName: team.name.toLowerCase(),
+          description: team.description,
+          permission: team.permission,
+          canCreateOrgRepo: team.canCreateOrgRepo,
+          includesAllRepositories: team.includesAllRepositories,
+        },
+      });
+      return toTeam(row);
+    },
+
+    async findTeamByName(orgId, name) {
+      const row = await prisma.team.findUnique({
+        where: { orgId_lowerName: { orgId: BigInt(orgId), lowerName: name.toLowerCase() } },
+      });
+      return row && toTeam(row);
+    },
+
+    async findTeam(id) {
+      const row = await prisma.team.findUnique({ where: { id: BigInt(id) } });
+      return row && toTeam(row);
+    },
+
+    async listTeams(orgId, offset, limit) {
+      const where = { orgId: BigInt(orgId) };
+      const [rows, total] = await Promise.all([
+        prisma.team.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
+        prisma.team.count({ where }),
+      ]);
+      return { items: rows.map(toTeam), total };
+    },
+
+    async addTeamMember(teamId, accountId) {
+      await prisma.teamMember.upsert({
+        where: { teamId_accountId: { teamId: BigInt(teamId), accountId: BigInt(accountId) } },
+        create: { teamId: BigInt(teamId), accountId: BigInt(accountId) },
+        update: {},
+      });
+    },
+
+    /** Removes the member; refuses (false) to empty an owner team. */
+    async removeTeamMember(teamId, accountId, keepOneMember) {
+      return prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM teams WHERE id = ${BigInt(teamId)} FOR UPDATE`;
+        const key = { teamId: BigInt(teamId), accountId: BigInt(accountId) };
+        if (!(await tx.teamMember.findUnique({ where: { teamId_accountId: key } }))) return true;
+        if (keepOneMember && (await tx.teamMember.count({ where: { teamId: BigInt(teamId) } })) <= 1)
+          return false;
+        await tx.teamMember.delete({ where: { teamId_accountId: key } });
+        return true;
+      });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { Account, Issue, Prisma, PrismaClient, Repository, Team } from '../generated/prisma/client';
+import type {
+  AccountRecord,
+  AccountType,
+  IssueRecord,
+  RepositoryRecord,
+  TeamRecord,
+  TokenRecord,
+  Visibility,
+} from '../domain/records';
+
+// Storage rows to the domain's plain records.
+
+export type Client = PrismaClient | Prisma.TransactionClient;
+
+export function toAccount(row: Account): AccountRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    lowerName: row.lowerName,
+    fullName: row.fullName,
+    email: row.email,
+    type: row.type as AccountType,
+    visibility: row.visibility as Visibility,
+    description: row.description,
+    website: row.website,
+    location: row.location,
+    isAdmin: row.isAdmin,
+    isActive: row.isActive,
+    allowCreateOrganization: row.allowCreateOrganization,
+    repoAdminChangeTeamAccess: row.repoAdminChangeTeamAccess,
+    lastLoginAt: row.lastLoginAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function toTeam(row: Team): TeamRecord {
+  return {
+    id: Number(row.id),
+    orgId: Number(row.orgId),
+    name: row.name,
+    description: row.description,
+    permission: row.permission as TeamRecord['permission'],
+    canCreateOrgRepo: row.canCreateOrgRepo,
+    includesAllRepositories: row.includesAllRepositories,
+  };
+}
+
+export type RepositoryRow = Repository & { owner: Account };
+
+export function toRepository(
+  row: RepositoryRow,
+  counts: { issues: number; pulls: number },
+): RepositoryRecord {
+  return {
+    id: Number(row.id),
+    owner: toAccount(row.owner),
+    name: row.name,
+    lowerName: row.lowerName,
+    description: row.description,
+    website: row.website,
+    isPrivate: row.isPrivate,
+    isArchived: row.isArchived,
+    archivedAt: row.archivedAt,
+    openIssueCount: counts.issues,
+    openPullCount: counts.pulls,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function toIssue(row: Issue & { poster: Account }): IssueRecord {
+  return {
+    id: Number(row.id),
+    repoId: Number(row.repoId),
+    index: Number(row.index),
+    poster: toAccount(row.poster),
+    title: row.title,
+    body: row.body,
+    isClosed: row.isClosed,
+    isPull: row.isPull,
+    headBranch: row.headBranch,
+    baseBranch: row.baseBranch,
+    closedAt: row.closedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Open issue and pull request counts of each repository. */
+async function openCounts(client: Client, repoIds: bigint[]) {
+  const groups = repoIds.length
+    ? await client.issue.groupBy({
+        by: ['repoId', 'isPull'],
+        where: { repoId: { in: repoIds }, isClosed: false },
+        _count: { _all: true },
+      })
+    : [];
+  const counts = new Map<bigint, { issues: number; pulls: number }>();
+  for (const id of repoIds) counts.set(id, { issues: 0, pulls: 0 });
+  for (const group of groups) {
+    const entry = counts.get(group.repoId)!;
+    if (group.isPull) entry.pulls = group._count._all;
+    else entry.issues = group._count._all;
+  }
+  return counts;
+}
+
+export async function toRepositories(client: Client, rows: RepositoryRow[]): Promise<RepositoryRecord[]> {
+  const counts = await openCounts(
+    client,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toRepository(row, counts.get(row.id)!));
+}
+
+export function toToken(row: {
+  id: bigint;
+  accountId: bigint;
+  name: string;
+  tokenLastEight: string;
+  scopes: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}): TokenRecord {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.accountId),
+    name: row.name,
+    tokenLastEight: row.tokenLastEight,
+    scopes: row.scopes.split(',').filter(Boolean),
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
