@@ -174,3 +174,28 @@ describe('the served OpenAPI document', () => {
     expect(ajv.validate(schema, { uid: 'x' })).toBe(false);
   });
 });
+
+describe('media types', () => {
+  it('lists JSON, XML and gob on every request body and every response with a body', () => {
+    const everyType = ['application/json', 'application/xml', 'application/gob'];
+    let bodies = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const withBody = operation as typeof operation & {
+          requestBody?: { content: Record<string, object> };
+        };
+        const contents = [
+          ...(withBody.requestBody ? [withBody.requestBody.content] : []),
+          ...Object.values(operation.responses).flatMap((response) =>
+            response.content ? [response.content] : [],
+          ),
+        ];
+        for (const content of contents) {
+          bodies += 1;
+          expect({ path, method, types: Object.keys(content) }).toEqual({ path, method, types: everyType });
+        }
+      }
+    }
+    expect(bodies).toBeGreaterThan(50);
+  });
+});

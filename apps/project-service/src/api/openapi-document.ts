@@ -13,9 +13,13 @@ import {
   UpdateProjectSettingsRequest,
   VersionParameter,
 } from './project-schemas';
+import { BODY_MEDIA_TYPES } from '../http/negotiation';
 import { z } from './zod-openapi';
 
-const MEDIA_TYPE = 'application/json';
+/** Every request and response body comes in each media type a codec reads and writes. */
+function inEveryMediaType<T extends z.ZodType>(schema: T) {
+  return Object.fromEntries(BODY_MEDIA_TYPES.map((mediaType) => [mediaType, { schema }]));
+}
 
 const errorStatuses: Record<number, string> = {
   400: 'bad request',
@@ -34,7 +38,7 @@ function errorResponses(statuses: number[]) {
   return Object.fromEntries(
     statuses.map((status) => [
       String(status),
-      { description: errorStatuses[status] ?? 'error', content: { [MEDIA_TYPE]: { schema: ErrorBody } } },
+      { description: errorStatuses[status] ?? 'error', content: inEveryMediaType(ErrorBody) },
     ]),
   );
 }
@@ -58,8 +62,8 @@ const readHeaders = z.object({
     .openapi({ description: 'ETag of the copy the client holds; 304 when current' }),
 });
 
-function jsonBody<T extends z.ZodType>(schema: T) {
-  return { content: { [MEDIA_TYPE]: { schema } }, required: true };
+function requestBody<T extends z.ZodType>(schema: T) {
+  return { content: inEveryMediaType(schema), required: true };
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
@@ -85,7 +89,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
           'Cache-Control': { schema: { type: 'string' } },
           Link: { description: 'next page, when paging', schema: { type: 'string' } },
         },
-        content: { [MEDIA_TYPE]: { schema: ProjectList } },
+        content: inEveryMediaType(ProjectList),
       },
       ...errorResponses([400, 401, 406, 500, 503]),
     },
@@ -99,13 +103,13 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     request: {
       query: versionQuery,
       headers: writeHeaders.pick({ 'X-Sync': true }),
-      body: jsonBody(CreateProjectRequest),
+      body: requestBody(CreateProjectRequest),
     },
     responses: {
       201: {
         description: 'created',
         headers: etagHeader,
-        content: { [MEDIA_TYPE]: { schema: ProjectFull } },
+        content: inEveryMediaType(ProjectFull),
       },
       ...errorResponses([400, 401, 403, 406, 409, 415, 500, 503]),
     },
@@ -120,7 +124,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       200: {
         description: 'the base representation',
         headers: etagHeader,
-        content: { [MEDIA_TYPE]: { schema: ProjectBase } },
+        content: inEveryMediaType(ProjectBase),
       },
       304: { description: 'not modified', headers: etagHeader },
       ...errorResponses([400, 401, 404, 406, 500, 503]),
@@ -135,13 +139,13 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       query: versionQuery,
       params: uidPath,
       headers: writeHeaders,
-      body: jsonBody(UpdateProjectBaseRequest),
+      body: requestBody(UpdateProjectBaseRequest),
     },
     responses: {
       200: {
         description: 'updated',
         headers: etagHeader,
-        content: { [MEDIA_TYPE]: { schema: ProjectBase } },
+        content: inEveryMediaType(ProjectBase),
       },
       ...errorResponses([400, 401, 403, 404, 406, 409, 412, 415, 500, 503]),
     },
@@ -167,7 +171,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       200: {
         description: 'the settings',
         headers: etagHeader,
-        content: { [MEDIA_TYPE]: { schema: ProjectSettings } },
+        content: inEveryMediaType(ProjectSettings),
       },
       304: { description: 'not modified', headers: etagHeader },
       ...errorResponses([400, 401, 403, 404, 406, 500, 503]),
@@ -182,13 +186,13 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       query: versionQuery,
       params: uidPath,
       headers: writeHeaders,
-      body: jsonBody(UpdateProjectSettingsRequest),
+      body: requestBody(UpdateProjectSettingsRequest),
     },
     responses: {
       200: {
         description: 'updated',
         headers: etagHeader,
-        content: { [MEDIA_TYPE]: { schema: ProjectSettings } },
+        content: inEveryMediaType(ProjectSettings),
       },
       ...errorResponses([400, 401, 403, 404, 406, 412, 415, 500, 503]),
     },

@@ -14,6 +14,7 @@ import type {
   DeleteOutcome,
   ListCursor,
   ListFilter,
+  ListReader,
   ProjectStore,
   StoredProject,
   WriteOutcome,
@@ -30,6 +31,9 @@ type MemberList = keyof typeof MEMBER_ROLES;
 
 // A guard against walking forever should a cycle ever reach the table.
 const MAX_DEPTH = 1000;
+
+/** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
+const SNAPSHOT_TIMEOUT_MS = 60_000;
 
 const withMembers = { members: { orderBy: [{ role: 'asc' as const }, { position: 'asc' as const }] } };
 type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
@@ -289,51 +293,74 @@ export class PrismaProjectStore implements ProjectStore {
     }
   }
 
-  async listVisible(
+  listVisible(
     caller: Caller,
     filter: ListFilter,
     cursor: ListCursor | undefined,
     limit: number,
   ): Promise<ProjectFull[]> {
-    const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
-    if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
-    if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
-    if (filter.slug !== undefined) conditions.push(Prisma.sql`p.slug = ${filter.slug}`);
-    if (filter.stage !== undefined) conditions.push(Prisma.sql`p.stage = ${filter.stage}`);
-    if (filter.category !== undefined) conditions.push(Prisma.sql`p.category = ${filter.category}`);
-    if (filter.public !== undefined) conditions.push(Prisma.sql`p.public = ${filter.public}`);
-    if (cursor) {
-      // Keyset pagination in the list order; "C" collation makes the order identical on every server.
-      conditions.push(
-        Prisma.sql`(p.name COLLATE "C" > ${cursor.name} COLLATE "C" OR (p.name = ${cursor.name} AND p.uid > ${cursor.uid}::uuid))`,
-      );
-    }
-    // `granted`: the projects where the caller is a writer or auditor, and all their
-    // descendants (roles flow down). Viewer = public or in granted: the SQL form of accessOf().view.
-    const rows = await this.prisma.$queryRaw<{ uid: string }[]>`
-      WITH RECURSIVE granted AS (
-        SELECT project_uid AS uid FROM project_members
-        WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
-        UNION
-        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
-      )
-      SELECT p.uid::text AS uid FROM projects p
-      WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY p.name COLLATE "C", p.uid
-      LIMIT ${limit}`;
-    if (rows.length === 0) return [];
-    const uids = rows.map((row) => row.uid);
-    const projects = await this.prisma.project.findMany({
-      where: { uid: { in: uids } },
-      include: withMembers,
-    });
-    const byUid = new Map(projects.map((row) => [row.uid, row]));
-    // A row deleted between the two queries is simply left out.
-    return uids.flatMap((uid) => {
-      const row = byUid.get(uid);
-      return row ? [toStoredProject(row).full] : [];
-    });
+    return listVisibleIn(this.prisma, caller, filter, cursor, limit);
   }
+
+  inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T> {
+    // REPEATABLE READ: every statement of the transaction sees the snapshot its first one took.
+    return this.prisma.$transaction(
+      (transaction) => work({ listVisible: (...args) => listVisibleIn(transaction, ...args) }),
+      {
+        isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+        timeout: SNAPSHOT_TIMEOUT_MS,
+        maxWait: SNAPSHOT_TIMEOUT_MS,
+      },
+    );
+  }
+}
+
+/** One page of the projects the caller may view, in list order, after `cursor`. */
+async function listVisibleIn(
+  client: Prisma.TransactionClient,
+  caller: Caller,
+  filter: ListFilter,
+  cursor: ListCursor | undefined,
+  limit: number,
+): Promise<ProjectFull[]> {
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
+  if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
+  if (filter.slug !== undefined) conditions.push(Prisma.sql`p.slug = ${filter.slug}`);
+  if (filter.stage !== undefined) conditions.push(Prisma.sql`p.stage = ${filter.stage}`);
+  if (filter.category !== undefined) conditions.push(Prisma.sql`p.category = ${filter.category}`);
+  if (filter.public !== undefined) conditions.push(Prisma.sql`p.public = ${filter.public}`);
+  if (cursor) {
+    // Keyset pagination in the list order; "C" collation makes the order identical on every server.
+    conditions.push(
+      Prisma.sql`(p.name COLLATE "C" > ${cursor.name} COLLATE "C" OR (p.name = ${cursor.name} AND p.uid > ${cursor.uid}::uuid))`,
+    );
+  }
+  // `granted`: the projects where the caller is a writer or auditor, and all their
+  // descendants (roles flow down). Viewer = public or in granted: the SQL form of accessOf().view.
+  const rows = await client.$queryRaw<{ uid: string }[]>`
+    WITH RECURSIVE granted AS (
+      SELECT project_uid AS uid FROM project_members
+      WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
+      UNION
+      SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
+    )
+    SELECT p.uid::text AS uid FROM projects p
+    WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY p.name COLLATE "C", p.uid
+    LIMIT ${limit}`;
+  if (rows.length === 0) return [];
+  const uids = rows.map((row) => row.uid);
+  const projects = await client.project.findMany({
+    where: { uid: { in: uids } },
+    include: withMembers,
+  });
+  const byUid = new Map(projects.map((row) => [row.uid, row]));
+  // A row deleted between the two queries is simply left out.
+  return uids.flatMap((uid) => {
+    const row = byUid.get(uid);
+    return row ? [toStoredProject(row).full] : [];
+  });
 }
 
 function constraintOutcome(error: unknown): WriteOutcome<never> {

@@ -49,8 +49,19 @@ export type WriteOutcome<T> =
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
 
+/** Reads pages of the list. */
+export interface ListReader {
+  /** One page of the projects the caller may view, in list order, after `cursor`. */
+  listVisible(
+    caller: Caller,
+    filter: ListFilter,
+    cursor: ListCursor | undefined,
+    limit: number,
+  ): Promise<ProjectFull[]>;
+}
+
 /** What the domain needs from storage; src/db/project-store.ts implements it with Prisma. */
-export interface ProjectStore {
+export interface ProjectStore extends ListReader {
   /** The caller's memberships along the project's ancestor chain, in one query; undefined when the project does not exist. */
   membership(uid: string, principal: string): Promise<ChainMembership | undefined>;
   find(uid: string): Promise<StoredProject | undefined>;
@@ -67,11 +78,6 @@ export interface ProjectStore {
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<StoredProject>>;
   delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome>;
-  /** One page of the projects the caller may view, in list order, after `cursor`. */
-  listVisible(
-    caller: Caller,
-    filter: ListFilter,
-    cursor: ListCursor | undefined,
-    limit: number,
-  ): Promise<ProjectFull[]>;
+  /** Runs `work` with a reader whose every page comes from one database snapshot. */
+  inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T>;
 }

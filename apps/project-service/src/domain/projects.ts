@@ -11,6 +11,7 @@ import type {
   AllowedRevisions,
   ListCursor,
   ListFilter,
+  ListReader,
   ProjectStore,
   StoredProject,
   WriteOutcome,
@@ -107,21 +108,24 @@ export class ProjectService {
     return written(await this.store.updateSettings(uid, request, allowed));
   }
 
-  /** Pages of the projects the caller may view, in list order, from `after` on. */
-  async *listVisible(
+  /** Batches of every project the caller may view, in list order. */
+  listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<ProjectFull[]> {
+    return visibleBatches(this.store, caller, filter, batchSize);
+  }
+
+  /**
+   * Runs `consume` with every project the caller may view as a list it can read as often as it
+   * needs, each pass seeing the same rows (one database snapshot).
+   */
+  withListSnapshot<T>(
     caller: Caller,
     filter: ListFilter,
-    after: ListCursor | undefined,
     batchSize: number,
-  ): AsyncGenerator<ProjectFull[]> {
-    let cursor = after;
-    for (;;) {
-      const batch = await this.store.listVisible(caller, filter, cursor, batchSize);
-      if (batch.length > 0) yield batch;
-      const last = batch.at(-1);
-      if (batch.length < batchSize || !last) return;
-      cursor = { name: last.name, uid: last.uid };
-    }
+    consume: (list: { batches(): AsyncGenerator<ProjectFull[]> }) => Promise<T>,
+  ): Promise<T> {
+    return this.store.inSnapshot((reader) =>
+      consume({ batches: () => visibleBatches(reader, caller, filter, batchSize) }),
+    );
   }
 
   async listPage(
@@ -138,6 +142,22 @@ export class ProjectService {
       projects,
       next: rows.length > pageSize && last ? { name: last.name, uid: last.uid } : undefined,
     };
+  }
+}
+
+async function* visibleBatches(
+  reader: ListReader,
+  caller: Caller,
+  filter: ListFilter,
+  batchSize: number,
+): AsyncGenerator<ProjectFull[]> {
+  let cursor: ListCursor | undefined;
+  for (;;) {
+    const batch = await reader.listVisible(caller, filter, cursor, batchSize);
+    if (batch.length > 0) yield batch;
+    const last = batch.at(-1);
+    if (batch.length < batchSize || !last) return;
+    cursor = { name: last.name, uid: last.uid };
   }
 }
 

@@ -1,22 +1,35 @@
+import type { ObjectShape } from './representation-shape';
+
+/** Rows of a list that can be read more than once, from one database snapshot. */
+export interface RepeatableList {
+  /** A fresh pass over the rows, in list order, a batch at a time. */
+  batches(): AsyncIterable<unknown[]>;
+}
+
 /**
- * Body codecs: one per media-type family. JSON is the only one registered now;
- * XML and gob plug in here (see negotiation.ts) without touching the routes.
+ * Body codecs: one per media-type family (JSON, XML, gob). negotiation.ts picks
+ * one by Content-Type for the request and by Accept for the response; the
+ * routes never see which.
  */
 export interface BodyCodec {
-  /** The media types this codec reads and writes; the first is the one it answers with. */
+  /** The media types this codec reads (and that Accept may name); the first is its canonical one. */
   mediaTypes: string[];
-  /** Parses a request body; throws a 400 HttpError when malformed. */
-  decode(body: Buffer): unknown;
-  /** Encodes a representation (`name` is e.g. "ProjectFull"; formats with a root element need it). */
-  encode(name: string, value: unknown): Buffer | string;
+  /** The exact Content-Type of its responses. */
+  contentType: string;
+  /** True when a streamed list must be read twice (gob writes the byte length and count first). */
+  listNeedsTwoPasses: boolean;
+  /** Parses a request body into the JSON form of `shape`; throws a 400 HttpError when malformed. */
+  decode(body: Buffer, shape: ObjectShape): unknown;
+  /** Encodes a representation of `shape` (its name is the XML root element, the gob type name). */
+  encode(shape: ObjectShape, value: unknown): Buffer | string;
   /**
-   * Encodes `{ [field]: [items…], ...trailer }` incrementally: `items` arrives in batches and each
-   * piece is handed to `write` as soon as it is ready, so memory stays flat for any count.
+   * Encodes `{ [field]: [items…] }` incrementally: each piece goes to `write` as soon as it is
+   * ready, so memory stays one batch whatever the count.
    */
   encodeListStream(
-    name: string,
+    shape: ObjectShape,
     field: string,
-    batches: AsyncIterable<unknown[]>,
+    list: RepeatableList,
     write: (chunk: string | Buffer) => Promise<void>,
   ): Promise<void>;
 }

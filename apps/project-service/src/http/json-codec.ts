@@ -3,6 +3,8 @@ import type { BodyCodec } from './body-codecs';
 
 export const jsonCodec: BodyCodec = {
   mediaTypes: ['application/json'],
+  contentType: 'application/json; charset=utf-8',
+  listNeedsTwoPasses: false,
   decode(body) {
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
@@ -11,13 +13,13 @@ export const jsonCodec: BodyCodec = {
       throw badRequest('malformed request body: not valid JSON');
     }
   },
-  encode(_name, value) {
+  encode(_shape, value) {
     return JSON.stringify(value);
   },
-  async encodeListStream(_name, field, batches, write) {
+  async encodeListStream(_shape, field, list, write) {
     await write(`{${JSON.stringify(field)}:[`);
     let first = true;
-    for await (const batch of batches) {
+    for await (const batch of list.batches()) {
       const pieces = batch.map((item) => JSON.stringify(item));
       if (pieces.length === 0) continue;
       await write(`${first ? '' : ','}${pieces.join(',')}`);

@@ -1,10 +1,16 @@
 import { notAcceptable, unsupportedMediaType, badRequest } from '@repo/http-errors';
 import type { Request, RequestHandler, Response } from 'express';
-import type { BodyCodec } from './body-codecs';
+import type { BodyCodec, RepeatableList } from './body-codecs';
+import { gobCodec } from './gob/gob-codec';
 import { jsonCodec } from './json-codec';
+import { representations, type RepresentationName } from './representations';
+import { xmlCodec } from './xml/xml-codec';
 
 /** The registered codecs; the first is the default for requests without Content-Type or Accept. */
-const codecs: BodyCodec[] = [jsonCodec];
+const codecs: BodyCodec[] = [jsonCodec, xmlCodec, gobCodec];
+
+/** Every media type a request body or a response may have, in the order the OpenAPI document lists them. */
+export const BODY_MEDIA_TYPES: readonly string[] = codecs.map((codec) => codec.mediaTypes[0]!);
 
 const allMediaTypes = codecs.flatMap((codec) => codec.mediaTypes);
 
@@ -12,8 +18,11 @@ function codecFor(mediaType: string): BodyCodec | undefined {
   return codecs.find((codec) => codec.mediaTypes.includes(mediaType));
 }
 
-/** The request body decoded by its Content-Type (JSON when absent); 415 for a type no codec reads. */
-export function readBody(req: Request): unknown {
+/**
+ * The request body decoded by its Content-Type (JSON when absent) into the JSON form of the
+ * representation, ready for the same zod validation; 415 for a type no codec reads.
+ */
+export function readBody(req: Request, representation: RepresentationName): unknown {
   const body: unknown = req.body;
   const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
   const contentType = req.headers['content-type'];
@@ -21,7 +30,7 @@ export function readBody(req: Request): unknown {
   const codec = mediaType ? codecFor(mediaType) : undefined;
   if (!codec) throw unsupportedMediaType(`unsupported Content-Type; use one of ${allMediaTypes.join(', ')}`);
   if (raw.length === 0) throw badRequest('request body is required');
-  return codec.decode(raw);
+  return codec.decode(raw, representations[representation]);
 }
 
 /** The codec the Accept header prefers (q-values honoured); 406 when it allows none. */
@@ -41,31 +50,28 @@ export const requireAcceptableResponse: RequestHandler = (req, _res, next) => {
   next();
 };
 
-function contentTypeOf(codec: BodyCodec): string {
-  return `${codec.mediaTypes[0]}; charset=utf-8`;
-}
-
 /** Sends a representation in the negotiated format. */
 export function sendRepresentation(
   req: Request,
   res: Response,
   status: number,
-  name: string,
+  name: RepresentationName,
   value: unknown,
 ): void {
   const codec = responseCodec(req);
   // The body's format depends on Accept: caches must key on it.
   res.vary('Accept');
-  res.status(status).setHeader('Content-Type', contentTypeOf(codec));
-  res.send(codec.encode(name, value));
+  res.status(status).setHeader('Content-Type', codec.contentType);
+  res.send(codec.encode(representations[name], value));
 }
 
 /** Sends an error body; when Accept allows nothing, the default format (a 406 must still say why). */
 export function sendErrorRepresentation(req: Request, res: Response, status: number, value: unknown): void {
   const accepted = req.accepts(allMediaTypes);
   const codec = (accepted && codecFor(accepted)) || codecs[0]!;
-  res.status(status).setHeader('Content-Type', contentTypeOf(codec));
-  res.send(codec.encode('Error', value));
+  res.vary('Accept');
+  res.status(status).setHeader('Content-Type', codec.contentType);
+  res.send(codec.encode(representations.Error, value));
 }
 
 /** Awaits the socket draining when the response buffer is full, so a slow client slows the producer. */
@@ -94,41 +100,60 @@ function writerFor(res: Response): (chunk: string | Buffer) => Promise<void> {
 }
 
 /**
+ * Yields `first` (when given) and then the rest of `rest`, giving the event loop a turn between
+ * batches: embedded PGlite runs its queries on this thread, and without I/O turns nothing would
+ * reach the socket until the last batch.
+ */
+async function* paced(
+  rest: AsyncIterator<unknown[]>,
+  first?: IteratorResult<unknown[]>,
+): AsyncGenerator<unknown[]> {
+  if (first) {
+    if (first.done) return;
+    yield first.value;
+  }
+  for (;;) {
+    if (first) await new Promise((resolve) => setImmediate(resolve));
+    first = await rest.next();
+    if (first.done) return;
+    yield first.value;
+  }
+}
+
+/**
  * Streams a list representation. The first batch is fetched before the status line goes out,
  * so a failing database still gets a proper error response; later failures cut the connection.
+ * Codecs that need the list twice (gob) get a second pass over the same `list`.
  */
 export async function streamListRepresentation(
   req: Request,
   res: Response,
-  name: string,
+  name: RepresentationName,
   field: string,
-  batches: AsyncIterable<unknown[]>,
+  list: RepeatableList,
 ): Promise<void> {
   const codec = responseCodec(req);
-  const iterator = batches[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  async function* all(): AsyncGenerator<unknown[]> {
-    if (first.done) return;
-    yield first.value;
-    for (;;) {
-      // Give the event loop a turn between batches: embedded PGlite runs its queries on this
-      // thread, and without I/O turns nothing would reach the socket until the last batch.
-      await new Promise((resolve) => setImmediate(resolve));
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
+  const firstPass = list.batches()[Symbol.asyncIterator]();
+  const first = await firstPass.next();
+  let passes = 0;
+  const pacedList: RepeatableList = {
+    batches: () => (passes++ === 0 ? paced(firstPass, first) : paced(list.batches()[Symbol.asyncIterator]())),
+  };
   res.vary('Accept');
-  res.status(200).setHeader('Content-Type', contentTypeOf(codec));
+  res.status(200).setHeader('Content-Type', codec.contentType);
   try {
-    await codec.encodeListStream(name, field, all(), writerFor(res));
+    await codec.encodeListStream(representations[name], field, pacedList, writerFor(res));
     res.end();
   } catch (error) {
     // Headers are out: the only honest signal left is a broken connection.
     const message = error instanceof Error ? error.message : String(error);
     req.log.warn({ err: { message } }, 'list stream aborted');
     res.destroy();
-    await iterator.return?.(undefined);
+    await firstPass.return?.(undefined);
   }
+}
+
+/** True when the Accept header chose a format that reads a streamed list twice (it needs a snapshot). */
+export function listNeedsSnapshot(req: Request): boolean {
+  return responseCodec(req).listNeedsTwoPasses;
 }

@@ -14,7 +14,9 @@ import { etagOf, noneMatchSatisfied, revisionsAllowedBy, type Representation } f
 import type { ListCursor, ListFilter } from '../domain/project-store';
 import type { ProjectService } from '../domain/projects';
 import { callerOf } from './authentication';
-import { readBody, sendRepresentation, streamListRepresentation } from './negotiation';
+import type { RepeatableList } from './body-codecs';
+import { listNeedsSnapshot, readBody, sendRepresentation, streamListRepresentation } from './negotiation';
+import type { RepresentationName } from './representations';
 import { decodePageToken, encodePageToken } from './page-token';
 import {
   checkVersion,
@@ -39,7 +41,7 @@ function sendWithEtag(
   req: Request,
   res: Response,
   status: number,
-  name: string,
+  name: RepresentationName,
   value: unknown,
   etag: string,
 ): void {
@@ -51,7 +53,7 @@ function sendWithEtag(
 function sendCurrent(
   req: Request,
   res: Response,
-  name: string,
+  name: RepresentationName,
   value: unknown,
   representation: Representation,
   revision: number,
@@ -96,13 +98,13 @@ export function projectRoutes(projects: ProjectService): Router {
     const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
     res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
     if (query.page_size === undefined && query.page_token === undefined) {
-      await streamListRepresentation(
-        req,
-        res,
-        'Projects',
-        'projects',
-        projects.listVisible(caller, filter, undefined, STREAM_BATCH_SIZE),
-      );
+      const stream = (list: RepeatableList) =>
+        streamListRepresentation(req, res, 'Projects', 'projects', list);
+      if (listNeedsSnapshot(req)) {
+        await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, stream);
+      } else {
+        await stream({ batches: () => projects.listVisible(caller, filter, STREAM_BATCH_SIZE) });
+      }
       return;
     }
     const page = await projects.listPage(caller, filter, after, query.page_size ?? DEFAULT_PAGE_SIZE);
@@ -117,7 +119,7 @@ export function projectRoutes(projects: ProjectService): Router {
   router.post('/projects', rawBody, async (req, res) => {
     checkVersion(req);
     syncRequested(req);
-    const request = CreateProjectRequest.parse(readBody(req));
+    const request = CreateProjectRequest.parse(readBody(req, 'CreateProjectRequest'));
     const project = await projects.create(callerOf(res), request);
     res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
     sendWithEtag(
@@ -140,7 +142,7 @@ export function projectRoutes(projects: ProjectService): Router {
     checkVersion(req);
     syncRequested(req);
     const uid = uidForWrite(req);
-    const request = UpdateProjectBaseRequest.parse(readBody(req));
+    const request = UpdateProjectBaseRequest.parse(readBody(req, 'UpdateProjectBaseRequest'));
     const project = await projects.updateBase(
       callerOf(res),
       uid,
@@ -182,7 +184,7 @@ export function projectRoutes(projects: ProjectService): Router {
     checkVersion(req);
     syncRequested(req);
     const uid = uidForWrite(req);
-    const request = UpdateProjectSettingsRequest.parse(readBody(req));
+    const request = UpdateProjectSettingsRequest.parse(readBody(req, 'UpdateProjectSettingsRequest'));
     const project = await projects.updateSettings(
       callerOf(res),
       uid,

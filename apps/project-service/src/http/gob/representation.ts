@@ -1,3 +1,4 @@
+import type { RepeatableList } from '../body-codecs';
 import type { ObjectShape, Shape } from '../representation-shape';
 import { zeroValueOf } from '../representation-shape';
 import { decodeGob, type GobValue } from './decoder';
@@ -38,11 +39,6 @@ export function encodeGobRepresentation(shape: ObjectShape, value: unknown): Buf
   const frame = new GobWriter(16);
   frame.uint(message.size);
   return Buffer.concat([encoding.definitions, frame.view(), message.view()]);
-}
-
-/** Rows of a list that can be read twice from one database snapshot (gob needs the size first). */
-export interface RepeatableList {
-  batches(): AsyncIterable<unknown[]>;
 }
 
 /**
