@@ -9,8 +9,8 @@ import type {
 } from '../api/project-schemas';
 import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
+import type { AllowedRevisions } from '../domain/revisions';
 import type {
-  AllowedRevisions,
   DeleteOutcome,
   ListCursor,
   ListFilter,

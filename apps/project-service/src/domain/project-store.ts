@@ -8,6 +8,7 @@ import type {
 } from '../api/project-schemas';
 import type { ChainMembership } from './access';
 import type { Caller } from './caller';
+import type { AllowedRevisions } from './revisions';
 
 /** A project as stored, in its three representations, with the revisions behind their ETags. */
 export interface StoredProject {
@@ -33,9 +34,6 @@ export interface ListFilter {
   category?: string;
   public?: boolean;
 }
-
-/** undefined: no condition; []: a condition nothing satisfies. */
-export type AllowedRevisions = number[] | undefined;
 
 export type WriteOutcome<T> =
   | { kind: 'written'; value: T }

@@ -7,8 +7,8 @@ import type {
 } from '../api/project-schemas';
 import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
 import type { Caller } from './caller';
+import type { AllowedRevisions } from './revisions';
 import type {
-  AllowedRevisions,
   ListCursor,
   ListFilter,
   ListReader,

@@ -10,7 +10,7 @@ import {
   UpdateProjectSettingsRequest,
   type ProjectFull as ProjectFullValue,
 } from '../api/project-schemas';
-import { etagOf, noneMatchSatisfied, revisionsAllowedBy, type Representation } from '../domain/etag';
+import { etagOf, notModified, revisionsAllowedBy, type RevisionCounter } from './etag';
 import type { ListCursor, ListFilter } from '../domain/project-store';
 import type { ProjectService } from '../domain/projects';
 import { callerOf } from './authentication';
@@ -55,11 +55,11 @@ function sendCurrent(
   res: Response,
   name: RepresentationName,
   value: unknown,
-  representation: Representation,
+  counter: RevisionCounter,
   revision: number,
 ) {
-  const etag = etagOf(representation, revision);
-  if (noneMatchSatisfied(ifNoneMatchOf(req), etag)) {
+  const etag = etagOf(counter, revision);
+  if (notModified(ifNoneMatchOf(req), counter, revision)) {
     res.status(304).setHeader('ETag', etag).end();
     return;
   }
