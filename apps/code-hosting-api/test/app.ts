@@ -1,6 +1,6 @@
 import { useTestApp, type TestDatabaseSource } from '@repo/testing';
 import { defaultSettings, type ServiceSettings } from '../src/config';
-import { connectPrisma } from '../src/db/database';
+import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
 import { buildApp } from '../src/http/app';
@@ -14,9 +14,13 @@ export const siteAdmin = { username: 'root', password: 'root-password-for-tests'
 // A low scrypt cost keeps the suite fast; production uses the configured cost.
 export const testSettings: ServiceSettings = { ...defaultSettings, passwordHashCost: 16 };
 
-/** The real app over this test file's own database. */
-export async function createTestApp(source: TestDatabaseSource, settings: ServiceSettings = testSettings) {
-  const database = connectPrisma(source);
+/** The real app over this test file's own database (connect options: e.g. a query observer). */
+export async function createTestApp(
+  source: TestDatabaseSource,
+  settings: ServiceSettings = testSettings,
+  connectOptions: ConnectOptions = {},
+) {
+  const database = connectPrisma(source, connectOptions);
   try {
     await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
     const app = buildApp({

@@ -1,22 +1,25 @@
-import type { ActionType } from '../domain/records';
+import type { AccessLevel, ActionType } from '../domain/records';
 import type { ActionStore } from '../domain/store';
-import type { Account, Action, Prisma, PrismaClient } from '../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toRepositories } from './row-mappers';
 
 export function actionStore(prisma: PrismaClient): ActionStore {
   return {
-    /** Feed of the organization's repositories, newest first. */
-    async listOrganizationFeed(orgId, filter, offset, limit) {
+    /** Feed of the organization's repositories, newest first, with the viewer's collaborations. */
+    async listOrganizationFeed(orgId, filter, viewerId, offset, limit) {
       const where: Prisma.ActionWhereInput = { repository: { ownerId: BigInt(orgId) } };
       if (!filter.includePrivate) where.isPrivate = false;
       if (filter.from && filter.to) where.createdAt = { gte: filter.from, lt: filter.to };
+      // The viewer's collaborations load with the page (one statement for all its repositories).
+      const collaborations =
+        viewerId === undefined ? (false as const) : { where: { accountId: BigInt(viewerId) } };
       const [rows, total] = await Promise.all([
         prisma.action.findMany({
           where,
           orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
           skip: offset,
           take: limit,
-          include: { actUser: true, repository: { include: { owner: true } } },
+          include: { actUser: true, repository: { include: { owner: true, collaborations } } },
         }),
         prisma.action.count({ where }),
       ]);
@@ -25,15 +28,19 @@ export function actionStore(prisma: PrismaClient): ActionStore {
         rows.map((row) => row.repository),
       );
       return {
-        items: rows.map((row: Action & { actUser: Account }, position) => ({
-          id: Number(row.id),
-          actUser: toAccount(row.actUser),
-          opType: row.opType as ActionType,
-          repository: repositories[position]!,
-          isPrivate: row.isPrivate,
-          content: row.content,
-          refName: row.refName,
-          createdAt: row.createdAt,
+        items: rows.map((row, position) => ({
+          action: {
+            id: Number(row.id),
+            actUser: toAccount(row.actUser),
+            opType: row.opType as ActionType,
+            repository: repositories[position]!,
+            isPrivate: row.isPrivate,
+            content: row.content,
+            refName: row.refName,
+            createdAt: row.createdAt,
+          },
+          viewerCollaboration:
+            (row.repository.collaborations?.[0]?.permission as AccessLevel | undefined) ?? 'none',
         })),
         total,
       };

@@ -2,15 +2,23 @@ import type { OrganizationFilter, OrganizationStore } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toTeam } from './row-mappers';
 
-function organizationCondition(filter: OrganizationFilter): Prisma.AccountWhereInput {
-  const visible: Prisma.AccountWhereInput[] = [{ visibility: { in: filter.visibilities } }];
-  if (filter.memberId !== undefined && filter.memberVisibilities?.length) {
+const withTeamMember = (userId: number): Prisma.AccountWhereInput => ({
+  teams: { some: { members: { some: { accountId: BigInt(userId) } } } },
+});
+
+/** Organizations the filter selects: visible under its scope, and with its member when it names one. */
+function organizationCondition({ visibleTo, withMember }: OrganizationFilter): Prisma.AccountWhereInput {
+  const visible: Prisma.AccountWhereInput[] = [{ visibility: { in: visibleTo.visibilities } }];
+  if (visibleTo.memberId !== undefined && visibleTo.memberVisibilities.length) {
     visible.push({
-      visibility: { in: filter.memberVisibilities },
-      teams: { some: { members: { some: { accountId: BigInt(filter.memberId) } } } },
+      visibility: { in: visibleTo.memberVisibilities },
+      ...withTeamMember(visibleTo.memberId),
     });
   }
-  return { type: 'organization', OR: visible };
+  return {
+    type: 'organization',
+    AND: [{ OR: visible }, ...(withMember === undefined ? [] : [withTeamMember(withMember)])],
+  };
 }
 
 export function organizationStore(prisma: PrismaClient): OrganizationStore {
@@ -45,22 +53,9 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
       });
     },
 
+    /** The organizations the filter selects, by name. */
     async listOrganizations(filter, offset, limit) {
       const where = organizationCondition(filter);
-      const [rows, total] = await Promise.all([
-        prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
-        prisma.account.count({ where }),
-      ]);
-      return { items: rows.map(toAccount), total };
-    },
-
-    /** Organizations the user belongs to, narrowed to the given visibilities. */
-    async listOrganizationsOfMember(memberId, visibilities, offset, limit) {
-      const where: Prisma.AccountWhereInput = {
-        type: 'organization',
-        visibility: { in: visibilities },
-        teams: { some: { members: { some: { accountId: BigInt(memberId) } } } },
-      };
       const [rows, total] = await Promise.all([
         prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
         prisma.account.count({ where }),

@@ -1,10 +1,13 @@
-import type { Store } from './store';
-import { isSiteAdmin, type Caller } from './caller';
+import { forbidden, notFound } from '@repo/http-errors';
+import type { AccountVisibilityScope, Store } from './store';
+import { isSiteAdmin, requireUser, type Caller } from './caller';
 import {
   highestLevel,
   levelRank,
+  visibilities,
   type AccessLevel,
   type AccountRecord,
+  type AccountType,
   type RepositoryRecord,
   type TeamRecord,
 } from './records';
@@ -19,6 +22,9 @@ export interface Membership {
   canCreateRepository: boolean;
 }
 
+/** Not a member of anything: no teams. */
+const noMembership: Membership = { teams: [], level: 'none', isMember: false, canCreateRepository: false };
+
 export async function membershipOf(store: Store, org: AccountRecord, userId: number): Promise<Membership> {
   const teams = await store.teamsOfMember(org.id, userId);
   const level = highestLevel(teams.map((team) => team.permission));
@@ -31,22 +37,74 @@ export async function membershipOf(store: Store, org: AccountRecord, userId: num
 }
 
 /**
- * Public accounts: everyone. Limited: signed-in callers. Private: site admins, the
- * account itself and, for organizations, their members. A public-only token sees public only.
+ * The one statement of the rule. Public accounts: everyone. Limited: signed-in callers. Private:
+ * site admins, the account itself and, for organizations, their members. A public-only token sees
+ * public accounts only.
  */
-export async function canSeeAccount(store: Store, caller: Caller, account: AccountRecord): Promise<boolean> {
-  if (account.visibility === 'public') return true;
-  if (!caller.user || caller.publicOnly) return false;
-  if (account.visibility === 'limited') return true;
-  if (caller.user.isAdmin || caller.user.id === account.id) return true;
-  return account.type === 'organization' && (await membershipOf(store, account, caller.user.id)).isMember;
+export function accountVisibilityScope(caller: Caller): AccountVisibilityScope {
+  if (!caller.user || caller.publicOnly) return { visibilities: ['public'], memberVisibilities: [] };
+  if (caller.user.isAdmin) return { visibilities: [...visibilities], memberVisibilities: [] };
+  return { visibilities: ['public', 'limited'], memberId: caller.user.id, memberVisibilities: ['private'] };
 }
 
-export async function repositoryLevel(
+/** Whether the caller sees the account, given whether they are a member of it (organizations). */
+export function seesAccount(caller: Caller, account: AccountRecord, callerIsMember: boolean): boolean {
+  const scope = accountVisibilityScope(caller);
+  if (scope.visibilities.includes(account.visibility)) return true;
+  if (!scope.memberVisibilities.includes(account.visibility)) return false;
+  return account.id === scope.memberId || (account.type === 'organization' && callerIsMember);
+}
+
+/** Whether the caller sees the account; looks membership up only when the answer depends on it. */
+export async function canSeeAccount(store: Store, caller: Caller, account: AccountRecord): Promise<boolean> {
+  if (seesAccount(caller, account, false)) return true;
+  if (!caller.user || account.type !== 'organization' || !seesAccount(caller, account, true)) return false;
+  return (await membershipOf(store, account, caller.user.id)).isMember;
+}
+
+const notFoundMessage: Record<AccountType, (name: string) => string> = {
+  user: (name) => `user ${name} does not exist`,
+  organization: (name) => `organization ${name} does not exist`,
+};
+
+/** The account of that type a path names when the caller may see it; 404 otherwise, as if it did not exist. */
+export async function visibleAccount(
   store: Store,
   caller: Caller,
+  type: AccountType,
+  name: string,
+): Promise<AccountRecord> {
+  const account = await store.findAccountByName(name);
+  if (!account || account.type !== type || !(await canSeeAccount(store, caller, account))) {
+    throw notFound(notFoundMessage[type](name));
+  }
+  return account;
+}
+
+/** Gitea's reqOrgOwnership: site admins and members of an owner-level team (not through a public-only token). */
+export async function requireOrganizationOwner(
+  store: Store,
+  caller: Caller,
+  org: AccountRecord,
+): Promise<void> {
+  const user = requireUser(caller);
+  if (isSiteAdmin(caller)) return;
+  if (caller.publicOnly || (await membershipOf(store, org, user.id)).level !== 'owner') {
+    throw forbidden('must be an organization owner');
+  }
+}
+
+/**
+ * The caller's access level on a repository, from what is already known: the caller's membership
+ * of the owning organization (none for a user-owned repository or an anonymous caller) and their
+ * collaborator level on the repository.
+ */
+export function repositoryLevelFrom(
+  caller: Caller,
   repository: RepositoryRecord,
-): Promise<AccessLevel> {
+  membership: Membership,
+  collaboration: AccessLevel,
+): AccessLevel {
   const user = caller.user;
   if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
   if (isSiteAdmin(caller)) return 'owner';
@@ -54,17 +112,42 @@ export async function repositoryLevel(
   if (user) {
     if (repository.owner.id === user.id) return 'owner';
     if (repository.owner.type === 'organization') {
-      const membership = await membershipOf(store, repository.owner, user.id);
       if (membership.level === 'owner') return 'owner';
       granted = highestLevel(
         membership.teams.filter((team) => team.includesAllRepositories).map((team) => team.permission),
       );
     }
-    granted = highestLevel([granted, await store.collaboratorLevel(repository.id, user.id)]);
+    granted = highestLevel([granted, collaboration]);
   }
   if (levelRank(granted) >= levelRank('read')) return granted;
-  if (!repository.isPrivate && (await canSeeAccount(store, caller, repository.owner))) return 'read';
+  if (!repository.isPrivate && seesAccount(caller, repository.owner, membership.isMember)) return 'read';
   return 'none';
+}
+
+/** The caller's membership of an organization that owns repositories (none when that cannot matter). */
+export async function ownerMembership(
+  store: Store,
+  caller: Caller,
+  owner: AccountRecord,
+): Promise<Membership> {
+  if (!caller.user || isSiteAdmin(caller) || owner.type !== 'organization') return noMembership;
+  return membershipOf(store, owner, caller.user.id);
+}
+
+export async function repositoryLevel(
+  store: Store,
+  caller: Caller,
+  repository: RepositoryRecord,
+): Promise<AccessLevel> {
+  if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
+  if (isSiteAdmin(caller)) return 'owner';
+  const user = caller.user;
+  if (!user || repository.owner.id === user.id)
+    return repositoryLevelFrom(caller, repository, noMembership, 'none');
+  const membership = await ownerMembership(store, caller, repository.owner);
+  if (membership.level === 'owner') return 'owner';
+  const collaboration = await store.collaboratorLevel(repository.id, user.id);
+  return repositoryLevelFrom(caller, repository, membership, collaboration);
 }
 
 export function atLeast(level: AccessLevel, required: AccessLevel): boolean {

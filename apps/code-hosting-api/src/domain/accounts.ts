@@ -9,7 +9,7 @@ import {
 import type { ServiceSettings } from '../config';
 import type { AccountChanges, Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
-import { canSeeAccount } from './access';
+import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountRecord, TokenRecord, Visibility } from './records';
@@ -91,13 +91,7 @@ export function accountService(store: Store, settings: ServiceSettings) {
   }
 
   /** The user a path names, when the caller may see them. */
-  async function visibleUser(caller: Caller, username: string): Promise<AccountRecord> {
-    const account = await store.findAccountByName(username);
-    if (!account || account.type !== 'user' || !(await canSeeAccount(store, caller, account))) {
-      throw notFound(`user ${username} does not exist`);
-    }
-    return account;
-  }
+  const visibleUser = (caller: Caller, username: string) => visibleAccount(store, caller, 'user', username);
 
   /** Gitea's reqSelfOrAdmin. */
   async function selfOrAdmin(caller: Caller, username: string): Promise<AccountRecord> {

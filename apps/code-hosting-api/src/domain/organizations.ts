@@ -1,17 +1,25 @@
-import {
-  conflict,
-  forbidden,
-  isUniqueConstraintViolation,
-  notFound,
-  unprocessableEntity,
-} from '@repo/http-errors';
+import { conflict, forbidden, isUniqueConstraintViolation, unprocessableEntity } from '@repo/http-errors';
 import type { ServiceSettings } from '../config';
 import type { Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
-import { canSeeAccount, membershipOf } from './access';
+import {
+  accountVisibilityScope,
+  membershipOf,
+  ownerMembership,
+  repositoryLevelFrom,
+  requireOrganizationOwner,
+  visibleAccount,
+} from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
-import { levelRank, type AccountRecord, type ActionRecord, type Page, type Visibility } from './records';
+import {
+  levelRank,
+  type AccessLevel,
+  type AccountRecord,
+  type ActionRecord,
+  type Page,
+  type Visibility,
+} from './records';
 
 export const dangerZoneMessage = 'Organization danger zone actions are restricted to site administrators';
 
@@ -35,22 +43,14 @@ export interface OrganizationPermissions {
 
 export function organizationService(store: Store, settings: ServiceSettings) {
   /** The organization when the caller may see it; 404 otherwise, as if it did not exist. */
-  async function visibleOrganization(caller: Caller, name: string): Promise<AccountRecord> {
-    const org = await store.findAccountByName(name);
-    if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org))) {
-      throw notFound(`organization ${name} does not exist`);
-    }
-    return org;
-  }
+  const visibleOrganization = (caller: Caller, name: string) =>
+    visibleAccount(store, caller, 'organization', name);
 
   /** Gitea's reqOrgOwnership: site admins and members of an owner-level team. */
   async function ownedOrganization(caller: Caller, name: string): Promise<AccountRecord> {
-    const user = requireUser(caller);
+    requireUser(caller);
     const org = await visibleOrganization(caller, name);
-    if (isSiteAdmin(caller)) return org;
-    if (caller.publicOnly || (await membershipOf(store, org, user.id)).level !== 'owner') {
-      throw forbidden('must be an organization owner');
-    }
+    await requireOrganizationOwner(store, caller, org);
     return org;
   }
 
@@ -72,67 +72,31 @@ export function organizationService(store: Store, settings: ServiceSettings) {
   return {
     visibleOrganization,
 
-    /** GET /orgs (seed rule 1): public for anonymous and public-only callers, + limited when signed in, all for admins. */
+    /** GET /orgs (seed rule 1): the organizations the caller may see (access.ts says which). */
     async listAll(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
-      const offset = offsetOf(options);
-      if (!caller.user || caller.publicOnly)
-        return store.listOrganizations({ visibilities: ['public'] }, offset, options.pageSize);
-      if (caller.user.isAdmin)
-        return store.listOrganizations(
-          { visibilities: ['public', 'limited', 'private'] },
-          offset,
-          options.pageSize,
-        );
       // As Gitea's SearchUsers with an actor: private organizations show to their own members.
-      return store.listOrganizations(
-        { visibilities: ['public', 'limited'], memberId: caller.user.id, memberVisibilities: ['private'] },
-        offset,
-        options.pageSize,
-      );
+      const filter = { visibleTo: accountVisibilityScope(caller) };
+      return store.listOrganizations(filter, offsetOf(options), options.pageSize);
     },
 
     /** GET /user/orgs: every organization the caller belongs to (public ones only through a public-only token). */
     async listOwn(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
       const user = requireUser(caller);
-      const visibilities: Visibility[] = caller.publicOnly ? ['public'] : ['public', 'limited', 'private'];
-      return store.listOrganizationsOfMember(user.id, visibilities, offsetOf(options), options.pageSize);
+      const filter = { visibleTo: accountVisibilityScope(caller), withMember: user.id };
+      return store.listOrganizations(filter, offsetOf(options), options.pageSize);
     },
 
-    /** GET /users/{username}/orgs: the user's organizations the caller may see. */
+    /** GET /users/{username}/orgs: the user's organizations the caller may see, filtered and paged by the query. */
     async listOfUser(caller: Caller, username: string, options: ListOptions): Promise<Page<AccountRecord>> {
-      const user = await store.findAccountByName(username);
-      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user)))
-        throw notFound(`user ${username} does not exist`);
-      if (caller.user && !caller.publicOnly && (caller.user.isAdmin || caller.user.id === user.id)) {
-        return store.listOrganizationsOfMember(
-          user.id,
-          ['public', 'limited', 'private'],
-          offsetOf(options),
-          options.pageSize,
-        );
-      }
-      if (!caller.user || caller.publicOnly) {
-        return store.listOrganizationsOfMember(user.id, ['public'], offsetOf(options), options.pageSize);
-      }
-      // Private organizations show only when the caller is a member too: filter, then page.
-      const all = await store.listOrganizationsOfMember(
-        user.id,
-        ['public', 'limited', 'private'],
-        0,
-        Number.MAX_SAFE_INTEGER,
-      );
-      const visible: AccountRecord[] = [];
-      for (const org of all.items) if (await canSeeAccount(store, caller, org)) visible.push(org);
-      const offset = offsetOf(options);
-      return { items: visible.slice(offset, offset + options.pageSize), total: visible.length };
+      const user = await visibleAccount(store, caller, 'user', username);
+      const filter = { visibleTo: accountVisibilityScope(caller), withMember: user.id };
+      return store.listOrganizations(filter, offsetOf(options), options.pageSize);
     },
 
     /** GET /users/{username}/orgs/{org}/permissions. */
     async permissions(caller: Caller, username: string, orgName: string): Promise<OrganizationPermissions> {
       const requester = requireUser(caller);
-      const user = await store.findAccountByName(username);
-      if (!user || user.type !== 'user' || !(await canSeeAccount(store, caller, user)))
-        throw notFound(`user ${username} does not exist`);
+      const user = await visibleAccount(store, caller, 'user', username);
       const org = await visibleOrganization(caller, orgName);
       if (
         requester.id !== user.id &&
@@ -213,25 +177,33 @@ export function organizationService(store: Store, settings: ServiceSettings) {
       }
     },
 
-    /** GET /orgs/{org}/activities/feeds (seed rule 7). */
+    /** GET /orgs/{org}/activities/feeds (seed rule 7): each entry with the caller's level on its repository. */
     async feed(
       caller: Caller,
       name: string,
       date: string | undefined,
       options: ListOptions,
-    ): Promise<Page<ActionRecord>> {
+    ): Promise<Page<{ action: ActionRecord; level: AccessLevel }>> {
       const org = await visibleOrganization(caller, name);
+      // Every entry's repository belongs to the organization: one membership serves the page.
+      const membership = await ownerMembership(store, caller, org);
       const includePrivate =
-        caller.user !== null &&
-        !caller.publicOnly &&
-        (caller.user.isAdmin || (await membershipOf(store, org, caller.user.id)).isMember);
+        caller.user !== null && !caller.publicOnly && (caller.user.isAdmin || membership.isMember);
       const day = date === undefined ? undefined : dayRange(date);
-      return store.listOrganizationFeed(
+      const page = await store.listOrganizationFeed(
         org.id,
         { includePrivate, ...day },
+        caller.user?.id,
         offsetOf(options),
         options.pageSize,
       );
+      return {
+        items: page.items.map(({ action, viewerCollaboration }) => ({
+          action,
+          level: repositoryLevelFrom(caller, action.repository, membership, viewerCollaboration),
+        })),
+        total: page.total,
+      };
     },
   };
 }

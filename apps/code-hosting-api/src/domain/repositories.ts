@@ -8,7 +8,7 @@ import {
 } from '@repo/http-errors';
 import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
-import { atLeast, canSeeAccount, membershipOf, repositoryLevel } from './access';
+import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, IssueRecord, Page, RepositoryRecord } from './records';
@@ -113,9 +113,7 @@ export function repositoryService(store: Store) {
     /** POST /orgs/{org}/repos: owners and members of teams that may create repositories. */
     async createForOrganization(caller: Caller, orgName: string, fields: NewRepository) {
       const user = requireUser(caller);
-      const org = await store.findAccountByName(orgName);
-      if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org)))
-        throw notFound(`organization ${orgName} does not exist`);
+      const org = await visibleAccount(store, caller, 'organization', orgName);
       const membership = await membershipOf(store, org, user.id);
       if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
         throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
@@ -215,7 +213,7 @@ export function repositoryService(store: Store) {
     /** POST /repos/{owner}/{repo}/pulls: an issue flagged as a pull request (no git data behind it). */
     async createPullRequest(caller: Caller, owner: string, name: string, fields: NewPullRequest) {
       const user = requireUser(caller);
-      const { repository } = await readable(caller, owner, name);
+      const { repository, level } = await readable(caller, owner, name);
       assertNotArchived(repository);
       if (fields.head === fields.base) throw unprocessableEntity('head: must differ from base');
       const issue = await store.createIssue({
@@ -228,7 +226,7 @@ export function repositoryService(store: Store) {
         baseBranch: fields.base,
         isPrivate: repository.isPrivate,
       });
-      return { issue, repository };
+      return { issue, repository, level };
     },
 
     async listIssues(

@@ -44,13 +44,27 @@ export type AccountChanges = Partial<
     | 'isActive'
   >
 >;
-export interface OrganizationFilter {
-  /** Visibilities every caller of this listing may see. */
+/**
+ * The accounts a caller may see, as a condition a query applies: accounts of `visibilities`, plus
+ * accounts of `memberVisibilities` that are the user `memberId` or an organization they belong to.
+ * src/domain/access.ts states who gets which scope.
+ */
+export interface AccountVisibilityScope {
   visibilities: Visibility[];
-  /** Also include organizations of these visibilities of which this user is a member. */
   memberId?: number;
-  memberVisibilities?: Visibility[];
+  memberVisibilities: Visibility[];
 }
+export interface OrganizationFilter {
+  visibleTo: AccountVisibilityScope;
+  /** Only the organizations this user belongs to. */
+  withMember?: number;
+}
+/** A feed entry with the viewer's collaborator level on its repository ('none' for anonymous viewers). */
+export interface FeedEntry {
+  action: ActionRecord;
+  viewerCollaboration: AccessLevel;
+}
+
 /** Users and organizations alike: both are accounts sharing one namespace. */
 export interface AccountStore {
   findAccountByName(name: string): Promise<AccountRecord | null>;
@@ -89,14 +103,8 @@ export interface OrganizationStore {
   createOrganization(account: NewAccount, creatorId: number): Promise<AccountRecord>;
   /** Deletes the organization unless it owns repositories; false when it still does. */
   deleteOrganizationWithoutRepositories(id: number): Promise<boolean>;
+  /** The organizations the filter selects, by name. */
   listOrganizations(filter: OrganizationFilter, offset: number, limit: number): Promise<Page<AccountRecord>>;
-  /** Organizations the user belongs to, narrowed to the given visibilities. */
-  listOrganizationsOfMember(
-    memberId: number,
-    visibilities: Visibility[],
-    offset: number,
-    limit: number,
-  ): Promise<Page<AccountRecord>>;
   /** The teams of the organization the user is in. */
   teamsOfMember(orgId: number, userId: number): Promise<TeamRecord[]>;
   createTeam(team: Omit<TeamRecord, 'id'>): Promise<TeamRecord>;
@@ -184,7 +192,7 @@ export interface IssueStore {
 
 /** The activity feed. */
 export interface ActionStore {
-  /** Feed of the organization's repositories, newest first. */
+  /** Feed of the organization's repositories, newest first, with what the viewer needs to judge access. */
   listOrganizationFeed(
     orgId: number,
     filter: {
@@ -192,9 +200,10 @@ export interface ActionStore {
       from?: Date;
       to?: Date;
     },
+    viewerId: number | undefined,
     offset: number,
     limit: number,
-  ): Promise<Page<ActionRecord>>;
+  ): Promise<Page<FeedEntry>>;
 }
 
 export type Store = AccountStore &

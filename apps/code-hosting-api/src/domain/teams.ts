@@ -1,6 +1,6 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { Store } from './store';
-import { canSeeAccount, membershipOf } from './access';
+import { canSeeAccount, membershipOf, requireOrganizationOwner, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccountRecord, Page, TeamRecord } from './records';
@@ -14,21 +14,10 @@ export interface NewTeam {
 }
 
 export function teamService(store: Store) {
-  async function requireOwner(caller: Caller, org: AccountRecord): Promise<void> {
-    const user = requireUser(caller);
-    if (isSiteAdmin(caller)) return;
-    if (caller.publicOnly || (await membershipOf(store, org, user.id)).level !== 'owner') {
-      throw forbidden('must be an organization owner');
-    }
-  }
+  const requireOwner = (caller: Caller, org: AccountRecord) => requireOrganizationOwner(store, caller, org);
 
-  async function visibleOrganization(caller: Caller, name: string): Promise<AccountRecord> {
-    const org = await store.findAccountByName(name);
-    if (!org || org.type !== 'organization' || !(await canSeeAccount(store, caller, org))) {
-      throw notFound(`organization ${name} does not exist`);
-    }
-    return org;
-  }
+  const visibleOrganization = (caller: Caller, name: string) =>
+    visibleAccount(store, caller, 'organization', name);
 
   /** The team and its organization; 404 when either is not visible to the caller. */
   async function visibleTeam(caller: Caller, id: number): Promise<{ team: TeamRecord; org: AccountRecord }> {

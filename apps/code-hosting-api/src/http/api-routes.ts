@@ -1,13 +1,10 @@
 import type { ServiceSettings } from '../config';
-import { repositoryLevel } from '../domain/access';
 import type { AccountService } from '../domain/accounts';
 import { requireUser } from '../domain/caller';
 import type { OrganizationService } from '../domain/organizations';
 import { listOptions } from '../domain/pagination';
-import type { AccessLevel } from '../domain/records';
 import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
-import type { Store } from '../domain/store';
 import { callerOf } from './authentication';
 import { setListHeaders } from './list-headers';
 import { RouteTable } from './route-table';
@@ -15,7 +12,6 @@ import * as s from './schemas';
 import type { Wire } from './wire';
 
 export interface ApiServices {
-  store: Store;
   accounts: AccountService;
   organizations: OrganizationService;
   teams: TeamService;
@@ -36,7 +32,7 @@ function indexParam(value: string | undefined): number {
 
 /** Every /api/v1 operation, Gitea's path and shape. */
 export function apiRoutes(services: ApiServices): RouteTable {
-  const { accounts, organizations, teams, repositories, wire, settings, rootUrl, store } = services;
+  const { accounts, organizations, teams, repositories, wire, settings, rootUrl } = services;
   const table = new RouteTable();
   const paging = (query: { page?: string; limit?: string }) => listOptions(query, settings);
 
@@ -348,15 +344,8 @@ export function apiRoutes(services: ApiServices): RouteTable {
       const caller = callerOf(res);
       const options = paging(query);
       const page = await organizations.feed(caller, params['org']!, query.date, options);
-      const levels = new Map<number, AccessLevel>();
-      for (const action of page.items) {
-        if (!levels.has(action.repository.id))
-          levels.set(action.repository.id, await repositoryLevel(store, caller, action.repository));
-      }
       setListHeaders(req, res, rootUrl, page.total, options);
-      res.json(
-        page.items.map((action) => wire.toActivity(action, caller, levels.get(action.repository.id)!)),
-      );
+      res.json(page.items.map(({ action, level }) => wire.toActivity(action, caller, level)));
     },
   });
 
@@ -660,13 +649,12 @@ export function apiRoutes(services: ApiServices): RouteTable {
     errors: [401, 403, 404, 422, 423],
     async handle({ res, body, params }) {
       const caller = callerOf(res);
-      const { issue, repository } = await repositories.createPullRequest(
+      const { issue, repository, level } = await repositories.createPullRequest(
         caller,
         params['owner']!,
         params['repo']!,
         body,
       );
-      const level = await repositoryLevel(store, caller, repository);
       res.status(201).json(wire.toPullRequest(issue, repository, level, caller));
     },
   });

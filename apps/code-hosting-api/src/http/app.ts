@@ -36,7 +36,6 @@ export function buildApp({
   const store = createStore(database.prisma);
   const accounts = accountService(store, settings);
   const routes = apiRoutes({
-    store,
     accounts,
     organizations: organizationService(store, settings),
     teams: teamService(store),

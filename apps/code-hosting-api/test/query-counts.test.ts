@@ -1,0 +1,132 @@
+import { useTestApp } from '@repo/testing';
+import { createTestApp, testSettings } from './app';
+import {
+  addToTeam,
+  api,
+  auth,
+  createOrg,
+  createOrgRepo,
+  createTeam,
+  createUser,
+  uniqueName,
+  type Actor,
+} from './actors';
+
+// Lists answer in a fixed number of database round trips, however many entries a page holds:
+// no query per listed entry (an N+1 loop shows as a count that grows with `limit`).
+
+let queries = 0;
+const service = useTestApp((source) =>
+  createTestApp(source, testSettings, {
+    onQuery: () => {
+      queries += 1;
+    },
+  }),
+);
+
+/** More entries than the largest page (API_MAX_RESPONSE_ITEMS is 50). */
+const entries = 51;
+
+/** The database statements one request runs, and its response. */
+async function counted(path: string, token: string) {
+  queries = 0;
+  const response = await service.request
+    .get(path)
+    .set(...auth(token))
+    .expect(200);
+  return { count: queries, response };
+}
+
+describe('GET /orgs/{org}/activities/feeds', () => {
+  let owner: Actor;
+  let member: Actor;
+  let org: string;
+  const privateRepos: string[] = [];
+  let collaborated: string;
+
+  beforeAll(async () => {
+    owner = await createUser(service, 'feed-owner');
+    member = await createUser(service, 'feed-member');
+    org = (await createOrg(service, owner)).name;
+    await addToTeam(service, owner.token, await createTeam(service, owner.token, org), member.username);
+    // Every repository is a distinct feed entry, half of them private.
+    for (let index = 0; index < entries; index += 1) {
+      const name = await createOrgRepo(service, owner.token, org, { private: index % 2 === 0 });
+      if (index % 2 === 0) privateRepos.push(name);
+    }
+    collaborated = privateRepos[privateRepos.length - 1]!;
+    await service.request
+      .put(`${api}/repos/${org}/${collaborated}/collaborators/${member.username}`)
+      .set(...auth(owner.token))
+      .send({ permission: 'admin' })
+      .expect(204);
+  });
+
+  it('runs as many queries for a page of 50 entries as for a page of 1', async () => {
+    const one = await counted(`${api}/orgs/${org}/activities/feeds?limit=1`, member.token);
+    const fifty = await counted(`${api}/orgs/${org}/activities/feeds?limit=50`, member.token);
+    expect(one.response.body).toHaveLength(1);
+    expect(fifty.response.body).toHaveLength(50);
+    expect(fifty.response.headers['x-total-count']).toBe(String(entries));
+    expect(fifty.count).toBe(one.count);
+    expect(fifty.count).toBeLessThanOrEqual(12);
+  });
+
+  it("still shows each entry's repository with the caller's own permissions", async () => {
+    const { response } = await counted(`${api}/orgs/${org}/activities/feeds?limit=50`, member.token);
+    const permissionsOf = (repo: string) =>
+      (response.body as { repo: { name: string; permissions: unknown } }[]).find(
+        (entry) => entry.repo.name === repo,
+      )?.repo.permissions;
+    const publicRepo = (response.body as { repo: { name: string; private: boolean } }[]).find(
+      (entry) => !entry.repo.private,
+    )!.repo.name;
+    expect(permissionsOf(collaborated)).toEqual({ admin: true, push: true, pull: true });
+    expect(permissionsOf(publicRepo)).toEqual({ admin: false, push: false, pull: true });
+    expect(permissionsOf(privateRepos[1]!)).toEqual({ admin: false, push: false, pull: false });
+  });
+});
+
+describe('GET /users/{username}/orgs', () => {
+  let user: Actor;
+  let viewer: Actor;
+  const shared: string[] = [];
+
+  beforeAll(async () => {
+    user = await createUser(service, 'orgs-user');
+    viewer = await createUser(service, 'orgs-viewer');
+    // Private organizations: whether the viewer sees each depends on the viewer's membership.
+    for (let index = 0; index < entries; index += 1) {
+      const { name } = await createOrg(service, user, {
+        username: uniqueName('private-org'),
+        visibility: 'private',
+      });
+      if (index % 10 === 0) {
+        await addToTeam(service, user.token, await createTeam(service, user.token, name), viewer.username);
+        shared.push(name);
+      }
+    }
+    await createOrg(service, user, { username: uniqueName('public-org') });
+  });
+
+  it('runs as many queries for a page of 50 organizations as for a page of 1', async () => {
+    const one = await counted(`${api}/users/${user.username}/orgs?limit=1`, user.token);
+    const fifty = await counted(`${api}/users/${user.username}/orgs?limit=50`, user.token);
+    expect(one.response.body).toHaveLength(1);
+    expect(fifty.response.body).toHaveLength(50);
+    expect(fifty.response.headers['x-total-count']).toBe(String(entries + 1));
+    expect(fifty.count).toBe(one.count);
+    expect(fifty.count).toBeLessThanOrEqual(6);
+  });
+
+  it("filters another user's private organizations in the query, as many queries for any page size", async () => {
+    const one = await counted(`${api}/users/${user.username}/orgs?limit=1`, viewer.token);
+    const fifty = await counted(`${api}/users/${user.username}/orgs?limit=50`, viewer.token);
+    const names = (fifty.response.body as { name: string }[]).map((org) => org.name);
+    expect(names.filter((name) => name.startsWith('private-org'))).toEqual([...shared].sort());
+    expect(fifty.response.headers['x-total-count']).toBe(String(shared.length + 1));
+    expect(one.response.headers['x-total-count']).toBe(String(shared.length + 1));
+    expect(fifty.count).toBe(one.count);
+    expect(fifty.count).toBeLessThanOrEqual(6);
+  });
+});
