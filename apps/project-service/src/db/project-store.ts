@@ -1,135 +1,31 @@
-import type {
-  CreateProjectRequest,
-  ProjectBase,
-  ProjectFull,
-  ProjectSettings,
-  UpdateProjectBaseRequest,
-  UpdateProjectSettingsRequest,
-  UserInfo,
-} from '../api/project-schemas';
+import { isForeignKeyConstraintViolation, isUniqueConstraintViolation } from '@repo/http-errors';
 import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
-import type { AllowedRevisions } from '../domain/revisions';
+import type { DeleteOutcome, ListReader, ProjectStore, WriteOutcome } from '../domain/project-store';
 import type {
-  DeleteOutcome,
   ListCursor,
   ListFilter,
-  ListReader,
-  ProjectStore,
-  StoredProject,
-  WriteOutcome,
-} from '../domain/project-store';
+  NewProject,
+  Project,
+  ProjectBaseUpdate,
+  ProjectSettingsUpdate,
+} from '../domain/records';
+import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { isForeignKeyConstraintViolation, isUniqueConstraintViolation } from '@repo/http-errors';
-
-const MEMBER_ROLES = {
-  writers: 'writer',
-  auditors: 'auditor',
-  meeting_coordinators: 'meeting_coordinator',
-} as const;
-type MemberList = keyof typeof MEMBER_ROLES;
+import {
+  baseColumns,
+  memberRows,
+  newProjectData,
+  projectOf,
+  settingsColumns,
+  withMembers,
+} from './row-mappers';
 
 // A guard against walking forever should a cycle ever reach the table.
 const MAX_DEPTH = 1000;
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
-
-const withMembers = { members: { orderBy: [{ role: 'asc' as const }, { position: 'asc' as const }] } };
-type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
-
-function membersOf(row: ProjectRow, list: MemberList): UserInfo[] {
-  return row.members
-    .filter((member) => member.role === MEMBER_ROLES[list])
-    .map(({ avatar, email, name, username }) => ({ avatar, email, name, username }));
-}
-
-function toStoredProject(row: ProjectRow): StoredProject {
-  const uid = row.uid;
-  const createdAt = row.createdAt.toISOString();
-  const baseUpdatedAt = row.updatedAt.toISOString();
-  const settingsUpdatedAt = row.settingsUpdatedAt.toISOString();
-  const base: ProjectBase = {
-    uid,
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    parent_uid: row.parentUid ?? '',
-    public: row.public,
-    is_foundation: row.isFoundation,
-    autojoin_enabled: row.autojoinEnabled,
-    category: row.category as ProjectBase['category'],
-    stage: row.stage as ProjectBase['stage'],
-    legal_entity_type: row.legalEntityType as ProjectBase['legal_entity_type'],
-    legal_entity_name: row.legalEntityName,
-    legal_parent_uid: row.legalParentUid,
-    funding_model: (row.fundingModel ?? []) as ProjectBase['funding_model'],
-    charter_url: row.charterUrl,
-    entity_formation_document_url: row.entityFormationDocumentUrl,
-    logo_url: row.logoUrl,
-    repository_url: row.repositoryUrl,
-    website_url: row.websiteUrl,
-    formation_date: row.formationDate,
-    entity_dissolution_date: row.entityDissolutionDate,
-    created_at: createdAt,
-    updated_at: baseUpdatedAt,
-  };
-  const settings: ProjectSettings = {
-    uid,
-    announcement_date: row.announcementDate,
-    mission_statement: row.missionStatement,
-    writers: membersOf(row, 'writers'),
-    auditors: membersOf(row, 'auditors'),
-    meeting_coordinators: membersOf(row, 'meeting_coordinators'),
-    created_at: createdAt,
-    updated_at: settingsUpdatedAt,
-  };
-  const full: ProjectFull = {
-    ...base,
-    ...settings,
-    // The full representation changed when either part did.
-    updated_at: baseUpdatedAt > settingsUpdatedAt ? baseUpdatedAt : settingsUpdatedAt,
-  };
-  return {
-    uid,
-    parentUid: row.parentUid ?? undefined,
-    full,
-    base,
-    settings,
-    baseRevision: row.baseRevision,
-    settingsRevision: row.settingsRevision,
-  };
-}
-
-function baseColumns(request: UpdateProjectBaseRequest) {
-  return {
-    slug: request.slug,
-    name: request.name,
-    description: request.description,
-    public: request.public,
-    isFoundation: request.is_foundation,
-    autojoinEnabled: request.autojoin_enabled,
-    category: request.category,
-    stage: request.stage,
-    legalEntityType: request.legal_entity_type,
-    legalEntityName: request.legal_entity_name,
-    legalParentUid: request.legal_parent_uid,
-    fundingModel: request.funding_model,
-    charterUrl: request.charter_url,
-    entityFormationDocumentUrl: request.entity_formation_document_url,
-    logoUrl: request.logo_url,
-    repositoryUrl: request.repository_url,
-    websiteUrl: request.website_url,
-    formationDate: request.formation_date,
-    entityDissolutionDate: request.entity_dissolution_date,
-  };
-}
-
-function memberRows(request: UpdateProjectSettingsRequest) {
-  return (Object.keys(MEMBER_ROLES) as MemberList[]).flatMap((list) =>
-    request[list].map((user, position) => ({ role: MEMBER_ROLES[list], position, ...user })),
-  );
-}
 
 function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefined {
   return allowed === undefined ? undefined : { in: allowed };
@@ -176,24 +72,15 @@ export class PrismaProjectStore implements ProjectStore {
     };
   }
 
-  async find(uid: string): Promise<StoredProject | undefined> {
+  async find(uid: string): Promise<Project | undefined> {
     const row = await this.prisma.project.findUnique({ where: { uid }, include: withMembers });
-    return row ? toStoredProject(row) : undefined;
+    return row ? projectOf(row) : undefined;
   }
 
-  async create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>> {
+  async create(project: NewProject): Promise<WriteOutcome<Project>> {
     try {
-      const row = await this.prisma.project.create({
-        data: {
-          ...baseColumns(request),
-          parentUid: request.parent_uid,
-          announcementDate: request.announcement_date,
-          missionStatement: request.mission_statement,
-          members: { create: memberRows(request) },
-        },
-        include: withMembers,
-      });
-      return { kind: 'written', value: toStoredProject(row) };
+      const row = await this.prisma.project.create({ data: newProjectData(project), include: withMembers });
+      return { kind: 'written', value: projectOf(row) };
     } catch (error) {
       return constraintOutcome(error);
     }
@@ -201,22 +88,23 @@ export class PrismaProjectStore implements ProjectStore {
 
   async updateBase(
     uid: string,
-    request: UpdateProjectBaseRequest,
+    update: ProjectBaseUpdate,
     allowed: AllowedRevisions,
-  ): Promise<WriteOutcome<StoredProject>> {
+  ): Promise<WriteOutcome<Project>> {
     try {
       const outcome = await this.prisma.$transaction(async (transaction) => {
         const [current] = await transaction.$queryRaw<{ parent_uid: string | null }[]>`
           SELECT parent_uid::text AS parent_uid FROM projects WHERE uid = ${uid}::uuid`;
-        const moves =
-          current !== undefined && request.parent_uid !== '' && request.parent_uid !== current.parent_uid;
+        // Only a move under another project can close a cycle.
+        const newParent = update.parentUid;
+        const moves = current !== undefined && newParent !== undefined && newParent !== current.parent_uid;
         if (moves) {
           // Moves are serialized: two concurrent moves (A under B, B under A) would each
           // pass a cycle check that only sees the committed tree.
           await transaction.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('project-service:tree-moves'))`;
           const [{ within } = { within: false }] = await transaction.$queryRaw<{ within: boolean }[]>`
             WITH RECURSIVE chain AS (
-              SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${request.parent_uid}::uuid
+              SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${newParent}::uuid
               UNION ALL
               SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
               WHERE c.depth < ${MAX_DEPTH}
@@ -228,9 +116,8 @@ export class PrismaProjectStore implements ProjectStore {
         const { count } = await transaction.project.updateMany({
           where: { uid, baseRevision: revisionCondition(allowed) },
           data: {
-            ...baseColumns(request),
-            // The root keeps its empty parent; the domain refuses to move it.
-            ...(request.parent_uid === '' ? {} : { parentUid: request.parent_uid }),
+            ...baseColumns(update),
+            parentUid: update.parentUid ?? null,
             baseRevision: { increment: 1 },
             updatedAt: new Date(),
           },
@@ -246,17 +133,16 @@ export class PrismaProjectStore implements ProjectStore {
 
   async updateSettings(
     uid: string,
-    request: UpdateProjectSettingsRequest,
+    update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
-  ): Promise<WriteOutcome<StoredProject>> {
+  ): Promise<WriteOutcome<Project>> {
     const count = await this.prisma.$transaction(async (transaction) => {
       // The conditional UPDATE locks the row, so a concurrent writer with the same
       // If-Match waits, then sees the new revision and updates nothing.
       const { count: updated } = await transaction.project.updateMany({
         where: { uid, settingsRevision: revisionCondition(allowed) },
         data: {
-          announcementDate: request.announcement_date,
-          missionStatement: request.mission_statement,
+          ...settingsColumns(update),
           settingsRevision: { increment: 1 },
           settingsUpdatedAt: new Date(),
         },
@@ -264,14 +150,14 @@ export class PrismaProjectStore implements ProjectStore {
       if (updated === 0) return 0;
       await transaction.projectMember.deleteMany({ where: { projectUid: uid } });
       await transaction.projectMember.createMany({
-        data: memberRows(request).map((member) => ({ projectUid: uid, ...member })),
+        data: memberRows(update).map((member) => ({ projectUid: uid, ...member })),
       });
       return updated;
     });
     return this.afterConditionalWrite(uid, count);
   }
 
-  private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<StoredProject>> {
+  private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<Project>> {
     const project = await this.find(uid);
     if (!project) return { kind: 'missing' };
     return count === 0 ? { kind: 'stale' } : { kind: 'written', value: project };
@@ -298,7 +184,7 @@ export class PrismaProjectStore implements ProjectStore {
     filter: ListFilter,
     cursor: ListCursor | undefined,
     limit: number,
-  ): Promise<ProjectFull[]> {
+  ): Promise<Project[]> {
     return listVisibleIn(this.prisma, caller, filter, cursor, limit);
   }
 
@@ -322,7 +208,7 @@ async function listVisibleIn(
   filter: ListFilter,
   cursor: ListCursor | undefined,
   limit: number,
-): Promise<ProjectFull[]> {
+): Promise<Project[]> {
   const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
   if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
   if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
@@ -359,7 +245,7 @@ async function listVisibleIn(
   // A row deleted between the two queries is simply left out.
   return uids.flatMap((uid) => {
     const row = byUid.get(uid);
-    return row ? [toStoredProject(row).full] : [];
+    return row ? [projectOf(row)] : [];
   });
 }
 

@@ -1,39 +1,14 @@
-import type {
-  CreateProjectRequest,
-  ProjectBase,
-  ProjectFull,
-  ProjectSettings,
-  UpdateProjectBaseRequest,
-  UpdateProjectSettingsRequest,
-} from '../api/project-schemas';
 import type { ChainMembership } from './access';
 import type { Caller } from './caller';
+import type {
+  ListCursor,
+  ListFilter,
+  NewProject,
+  Project,
+  ProjectBaseUpdate,
+  ProjectSettingsUpdate,
+} from './records';
 import type { AllowedRevisions } from './revisions';
-
-/** A project as stored, in its three representations, with the revisions behind their ETags. */
-export interface StoredProject {
-  uid: string;
-  parentUid: string | undefined;
-  full: ProjectFull;
-  base: ProjectBase;
-  settings: ProjectSettings;
-  baseRevision: number;
-  settingsRevision: number;
-}
-
-/** Position in the list order (name, then uid). */
-export interface ListCursor {
-  name: string;
-  uid: string;
-}
-
-export interface ListFilter {
-  parentUid?: string;
-  slug?: string;
-  stage?: string;
-  category?: string;
-  public?: boolean;
-}
 
 export type WriteOutcome<T> =
   | { kind: 'written'; value: T }
@@ -55,26 +30,30 @@ export interface ListReader {
     filter: ListFilter,
     cursor: ListCursor | undefined,
     limit: number,
-  ): Promise<ProjectFull[]>;
+  ): Promise<Project[]>;
 }
 
 /** What the domain needs from storage; src/db/project-store.ts implements it with Prisma. */
 export interface ProjectStore extends ListReader {
   /** The caller's memberships along the project's ancestor chain, in one query; undefined when the project does not exist. */
   membership(uid: string, principal: string): Promise<ChainMembership | undefined>;
-  find(uid: string): Promise<StoredProject | undefined>;
-  create(request: CreateProjectRequest): Promise<WriteOutcome<StoredProject>>;
-  /** Re-parenting is checked for cycles in the same transaction as the write, serialized with other moves. */
+  find(uid: string): Promise<Project | undefined>;
+  create(project: NewProject): Promise<WriteOutcome<Project>>;
+  /**
+   * Writes the base information and the parent as given (the domain has checked the hierarchy
+   * rules); a move under the project itself or a descendant is refused in the same transaction
+   * as the write, serialized with other moves.
+   */
   updateBase(
     uid: string,
-    request: UpdateProjectBaseRequest,
+    update: ProjectBaseUpdate,
     allowed: AllowedRevisions,
-  ): Promise<WriteOutcome<StoredProject>>;
+  ): Promise<WriteOutcome<Project>>;
   updateSettings(
     uid: string,
-    request: UpdateProjectSettingsRequest,
+    update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
-  ): Promise<WriteOutcome<StoredProject>>;
+  ): Promise<WriteOutcome<Project>>;
   delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome>;
   /** Runs `work` with a reader whose every page comes from one database snapshot. */
   inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T>;

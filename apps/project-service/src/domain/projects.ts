@@ -1,21 +1,16 @@
 import { badRequest, conflict, forbidden, preconditionFailed } from '@repo/http-errors';
-import type {
-  CreateProjectRequest,
-  ProjectFull,
-  UpdateProjectBaseRequest,
-  UpdateProjectSettingsRequest,
-} from '../api/project-schemas';
 import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
 import type { Caller } from './caller';
 import type { AllowedRevisions } from './revisions';
+import type { ListReader, ProjectStore, WriteOutcome } from './project-store';
 import type {
   ListCursor,
   ListFilter,
-  ListReader,
-  ProjectStore,
-  StoredProject,
-  WriteOutcome,
-} from './project-store';
+  NewProject,
+  Project,
+  ProjectBaseUpdate,
+  ProjectSettingsUpdate,
+} from './records';
 
 export const INVALID_PARENT = 'invalid parent project';
 
@@ -28,46 +23,53 @@ export class ProjectService {
     return membership && accessOf(caller, membership);
   }
 
-  private async found(uid: string): Promise<StoredProject> {
+  private async found(uid: string): Promise<Project> {
     const project = await this.store.find(uid);
     if (!project) throw projectNotFound();
     return project;
   }
 
-  async getBase(caller: Caller, uid: string): Promise<StoredProject> {
+  async getBase(caller: Caller, uid: string): Promise<Project> {
     requireRight(await this.accessTo(caller, uid), 'view', 'view this project');
     return this.found(uid);
   }
 
-  async getSettings(caller: Caller, uid: string): Promise<StoredProject> {
+  async getSettings(caller: Caller, uid: string): Promise<Project> {
     requireRight(await this.accessTo(caller, uid), 'audit', "view this project's settings");
     return this.found(uid);
   }
 
-  async create(caller: Caller, request: CreateProjectRequest): Promise<StoredProject> {
-    await this.requireWritableParent(caller, request.parent_uid, 'create a project under this parent');
-    return written(await this.store.create(request));
+  async create(caller: Caller, project: NewProject): Promise<Project> {
+    await this.requireWritableParent(caller, project.parentUid, 'create a project under this parent');
+    return written(await this.store.create(project));
   }
 
   async updateBase(
     caller: Caller,
     uid: string,
-    request: UpdateProjectBaseRequest,
+    update: ProjectBaseUpdate,
     allowed: AllowedRevisions,
-  ): Promise<StoredProject> {
+  ): Promise<Project> {
     requireRight(await this.accessTo(caller, uid), 'write', 'update this project');
     const current = await this.found(uid);
-    await this.checkNewParent(caller, current, request.parent_uid);
-    return written(await this.store.updateBase(uid, request, allowed));
+    await this.checkNewParent(caller, current, update.parentUid);
+    return written(await this.store.updateBase(uid, update, allowed));
   }
 
-  /** The hierarchy rules of a re-parenting: the root stays the root, no cycles, parent exists and is writable. */
-  private async checkNewParent(caller: Caller, current: StoredProject, parentUid: string): Promise<void> {
+  /**
+   * The hierarchy rules of a re-parenting: the root stays the root (the only project without a
+   * parent, and it keeps none), no cycles, the new parent exists and is writable.
+   */
+  private async checkNewParent(
+    caller: Caller,
+    current: Project,
+    parentUid: string | undefined,
+  ): Promise<void> {
     if (current.parentUid === undefined) {
-      if (parentUid !== '') throw badRequest('the root project cannot be moved');
+      if (parentUid !== undefined) throw badRequest('the root project cannot be moved');
       return;
     }
-    if (parentUid === '') throw badRequest('parent_uid: must be a valid uuid');
+    if (parentUid === undefined) throw badRequest('parent_uid: must be a valid uuid');
     if (parentUid === current.parentUid) return;
     await this.requireWritableParent(caller, parentUid, 'move a project under this parent');
     // The cycle check itself happens in the store, atomically with the write.
@@ -101,15 +103,15 @@ export class ProjectService {
   async updateSettings(
     caller: Caller,
     uid: string,
-    request: UpdateProjectSettingsRequest,
+    update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
-  ): Promise<StoredProject> {
+  ): Promise<Project> {
     requireRight(await this.accessTo(caller, uid), 'write', "update this project's settings");
-    return written(await this.store.updateSettings(uid, request, allowed));
+    return written(await this.store.updateSettings(uid, update, allowed));
   }
 
   /** Batches of every project the caller may view, in list order. */
-  listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<ProjectFull[]> {
+  listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<Project[]> {
     return visibleBatches(this.store, caller, filter, batchSize);
   }
 
@@ -121,7 +123,7 @@ export class ProjectService {
     caller: Caller,
     filter: ListFilter,
     batchSize: number,
-    consume: (list: { batches(): AsyncGenerator<ProjectFull[]> }) => Promise<T>,
+    consume: (list: { batches(): AsyncGenerator<Project[]> }) => Promise<T>,
   ): Promise<T> {
     return this.store.inSnapshot((reader) =>
       consume({ batches: () => visibleBatches(reader, caller, filter, batchSize) }),
@@ -133,7 +135,7 @@ export class ProjectService {
     filter: ListFilter,
     after: ListCursor | undefined,
     pageSize: number,
-  ): Promise<{ projects: ProjectFull[]; next: ListCursor | undefined }> {
+  ): Promise<{ projects: Project[]; next: ListCursor | undefined }> {
     // One extra row tells whether another page follows, without a count query.
     const rows = await this.store.listVisible(caller, filter, after, pageSize + 1);
     const projects = rows.slice(0, pageSize);
@@ -150,7 +152,7 @@ async function* visibleBatches(
   caller: Caller,
   filter: ListFilter,
   batchSize: number,
-): AsyncGenerator<ProjectFull[]> {
+): AsyncGenerator<Project[]> {
   let cursor: ListCursor | undefined;
   for (;;) {
     const batch = await reader.listVisible(caller, filter, cursor, batchSize);

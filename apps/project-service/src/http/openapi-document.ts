@@ -12,8 +12,8 @@ import {
   UpdateProjectBaseRequest,
   UpdateProjectSettingsRequest,
   VersionParameter,
-} from './project-schemas';
-import { BODY_MEDIA_TYPES } from '../http/negotiation';
+} from './schemas';
+import { BODY_MEDIA_TYPES } from './negotiation';
 import { z } from './zod-openapi';
 
 /** Every request and response body comes in each media type a codec reads and writes. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { buildOpenApiDocument } from '../api/openapi-document';
+import { buildOpenApiDocument } from './openapi-document';
 
 export function openApiRoute(): Router {
   // Generated once: the schemas do not change while the process runs.

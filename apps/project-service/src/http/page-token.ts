@@ -1,5 +1,5 @@
 import { badRequest } from '@repo/http-errors';
-import type { ListCursor } from '../domain/project-store';
+import type { ListCursor } from '../domain/records';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,15 +3,21 @@ import express, { Router, type Request, type Response } from 'express';
 import {
   CreateProjectRequest,
   ListProjectsQuery,
-  ProjectBase,
-  ProjectSettings,
-  ProjectFull,
   UpdateProjectBaseRequest,
   UpdateProjectSettingsRequest,
-  type ProjectFull as ProjectFullValue,
-} from '../api/project-schemas';
+  type ProjectFull,
+} from './schemas';
 import { etagOf, notModified, revisionsAllowedBy, type RevisionCounter } from './etag';
-import type { ListCursor, ListFilter } from '../domain/project-store';
+import type { ListCursor, ListFilter, Project } from '../domain/records';
+import {
+  listedProjectFull,
+  newProjectOf,
+  projectBaseOf,
+  projectBaseUpdateOf,
+  projectFullOf,
+  projectSettingsOf,
+  projectSettingsUpdateOf,
+} from './project-representations';
 import type { ProjectService } from '../domain/projects';
 import { callerOf } from './authentication';
 import type { RepeatableList } from './body-codecs';
@@ -86,6 +92,15 @@ function nextPageLink(req: Request, next: ListCursor): string {
   return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="next"`;
 }
 
+/** The list's rows as wire representations, converted one batch at a time as they are read. */
+function wireBatches(list: { batches(): AsyncIterable<Project[]> }): RepeatableList {
+  return {
+    async *batches() {
+      for await (const batch of list.batches()) yield batch.map(listedProjectFull);
+    },
+  };
+}
+
 /** The seven operations of the seed: parse, call the use case, encode. */
 export function projectRoutes(projects: ProjectService): Router {
   const router = Router();
@@ -98,8 +113,9 @@ export function projectRoutes(projects: ProjectService): Router {
     const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
     res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
     if (query.page_size === undefined && query.page_token === undefined) {
-      const stream = (list: RepeatableList) =>
-        streamListRepresentation(req, res, 'Projects', 'projects', list);
+      // Converted to the wire a batch at a time: memory stays one batch.
+      const stream = (list: { batches(): AsyncIterable<Project[]> }) =>
+        streamListRepresentation(req, res, 'Projects', 'projects', wireBatches(list));
       if (listNeedsSnapshot(req)) {
         await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, stream);
       } else {
@@ -108,7 +124,9 @@ export function projectRoutes(projects: ProjectService): Router {
       return;
     }
     const page = await projects.listPage(caller, filter, after, query.page_size ?? DEFAULT_PAGE_SIZE);
-    const body: { projects: ProjectFullValue[]; next_page_token?: string } = { projects: page.projects };
+    const body: { projects: ProjectFull[]; next_page_token?: string } = {
+      projects: page.projects.map(listedProjectFull),
+    };
     if (page.next) {
       body.next_page_token = encodePageToken(page.next);
       res.setHeader('Link', nextPageLink(req, page.next));
@@ -120,22 +138,15 @@ export function projectRoutes(projects: ProjectService): Router {
     checkVersion(req);
     syncRequested(req);
     const request = CreateProjectRequest.parse(readBody(req, 'CreateProjectRequest'));
-    const project = await projects.create(callerOf(res), request);
+    const project = await projects.create(callerOf(res), newProjectOf(request));
     res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
-    sendWithEtag(
-      req,
-      res,
-      201,
-      'ProjectFull',
-      ProjectFull.parse(project.full),
-      etagOf('base', project.baseRevision),
-    );
+    sendWithEtag(req, res, 201, 'ProjectFull', projectFullOf(project), etagOf('base', project.baseRevision));
   });
 
   router.get('/projects/:uid', async (req, res) => {
     checkVersion(req);
     const project = await projects.getBase(callerOf(res), uidForRead(req));
-    sendCurrent(req, res, 'ProjectBase', ProjectBase.parse(project.base), 'base', project.baseRevision);
+    sendCurrent(req, res, 'ProjectBase', projectBaseOf(project), 'base', project.baseRevision);
   });
 
   router.put('/projects/:uid', rawBody, async (req, res) => {
@@ -146,17 +157,10 @@ export function projectRoutes(projects: ProjectService): Router {
     const project = await projects.updateBase(
       callerOf(res),
       uid,
-      request,
+      projectBaseUpdateOf(request),
       revisionsAllowedBy(ifMatchOf(req), 'base'),
     );
-    sendWithEtag(
-      req,
-      res,
-      200,
-      'ProjectBase',
-      ProjectBase.parse(project.base),
-      etagOf('base', project.baseRevision),
-    );
+    sendWithEtag(req, res, 200, 'ProjectBase', projectBaseOf(project), etagOf('base', project.baseRevision));
   });
 
   router.delete('/projects/:uid', async (req, res) => {
@@ -174,7 +178,7 @@ export function projectRoutes(projects: ProjectService): Router {
       req,
       res,
       'ProjectSettings',
-      ProjectSettings.parse(project.settings),
+      projectSettingsOf(project),
       'settings',
       project.settingsRevision,
     );
@@ -188,7 +192,7 @@ export function projectRoutes(projects: ProjectService): Router {
     const project = await projects.updateSettings(
       callerOf(res),
       uid,
-      request,
+      projectSettingsUpdateOf(request),
       revisionsAllowedBy(ifMatchOf(req), 'settings'),
     );
     sendWithEtag(
@@ -196,7 +200,7 @@ export function projectRoutes(projects: ProjectService): Router {
       res,
       200,
       'ProjectSettings',
-      ProjectSettings.parse(project.settings),
+      projectSettingsOf(project),
       etagOf('settings', project.settingsRevision),
     );
   });

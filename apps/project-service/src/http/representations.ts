@@ -7,7 +7,7 @@ import {
   ProjectSettings,
   UpdateProjectBaseRequest,
   UpdateProjectSettingsRequest,
-} from '../api/project-schemas';
+} from './schemas';
 import { shapeOf, type ObjectShape } from './representation-shape';
 
 /** Object types inside representations, named as a Go client names its structs. */

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z, type ZodType } from 'zod';
-import { SyncHeader, UidParameter, VersionParameter } from '../api/project-schemas';
+import { SyncHeader, UidParameter, VersionParameter } from './schemas';
 import { projectNotFound } from '../domain/access';
 
 /** Validates a value with a schema, naming the parameter in the 400 message. */

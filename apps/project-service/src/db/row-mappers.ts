@@ -1,0 +1,106 @@
+import type { Member, NewProject, Project, ProjectDetails, ProjectSettingsDetails } from '../domain/records';
+import type { Prisma } from '../generated/prisma/client';
+
+/** The member lists of a project and the `role` each has in project_members. */
+const MEMBER_ROLES = {
+  writers: 'writer',
+  auditors: 'auditor',
+  meetingCoordinators: 'meeting_coordinator',
+} as const;
+type MemberList = keyof typeof MEMBER_ROLES;
+
+/** What a project row is read with: its members in list order. */
+export const withMembers = {
+  members: { orderBy: [{ role: 'asc' as const }, { position: 'asc' as const }] },
+};
+export type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
+
+function membersOf(row: ProjectRow, list: MemberList): Member[] {
+  return row.members
+    .filter((member) => member.role === MEMBER_ROLES[list])
+    .map(({ avatar, email, name, username }) => ({ avatar, email, name, username }));
+}
+
+/** A project row (with its members) as the domain's record. */
+export function projectOf(row: ProjectRow): Project {
+  return {
+    uid: row.uid,
+    parentUid: row.parentUid ?? undefined,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    public: row.public,
+    isFoundation: row.isFoundation,
+    autojoinEnabled: row.autojoinEnabled,
+    category: row.category,
+    stage: row.stage,
+    legalEntityType: row.legalEntityType,
+    legalEntityName: row.legalEntityName,
+    legalParentUid: row.legalParentUid,
+    fundingModel: row.fundingModel ?? [],
+    charterUrl: row.charterUrl,
+    entityFormationDocumentUrl: row.entityFormationDocumentUrl,
+    logoUrl: row.logoUrl,
+    repositoryUrl: row.repositoryUrl,
+    websiteUrl: row.websiteUrl,
+    formationDate: row.formationDate,
+    entityDissolutionDate: row.entityDissolutionDate,
+    announcementDate: row.announcementDate,
+    missionStatement: row.missionStatement,
+    writers: membersOf(row, 'writers'),
+    auditors: membersOf(row, 'auditors'),
+    meetingCoordinators: membersOf(row, 'meetingCoordinators'),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    settingsUpdatedAt: row.settingsUpdatedAt,
+    baseRevision: row.baseRevision,
+    settingsRevision: row.settingsRevision,
+  };
+}
+
+/** The base columns of a write (the parent is the caller's to set). */
+export function baseColumns(details: ProjectDetails) {
+  return {
+    slug: details.slug,
+    name: details.name,
+    description: details.description,
+    public: details.public,
+    isFoundation: details.isFoundation,
+    autojoinEnabled: details.autojoinEnabled,
+    category: details.category,
+    stage: details.stage,
+    legalEntityType: details.legalEntityType,
+    legalEntityName: details.legalEntityName,
+    legalParentUid: details.legalParentUid,
+    fundingModel: details.fundingModel,
+    charterUrl: details.charterUrl,
+    entityFormationDocumentUrl: details.entityFormationDocumentUrl,
+    logoUrl: details.logoUrl,
+    repositoryUrl: details.repositoryUrl,
+    websiteUrl: details.websiteUrl,
+    formationDate: details.formationDate,
+    entityDissolutionDate: details.entityDissolutionDate,
+  };
+}
+
+/** The settings columns of a write; the members go to memberRows. */
+export function settingsColumns(settings: ProjectSettingsDetails) {
+  return { announcementDate: settings.announcementDate, missionStatement: settings.missionStatement };
+}
+
+/** The project_members rows of the settings, each list in its order. */
+export function memberRows(settings: ProjectSettingsDetails) {
+  return (Object.keys(MEMBER_ROLES) as MemberList[]).flatMap((list) =>
+    settings[list].map((member, position) => ({ role: MEMBER_ROLES[list], position, ...member })),
+  );
+}
+
+/** The columns of a new project. */
+export function newProjectData(project: NewProject) {
+  return {
+    ...baseColumns(project),
+    parentUid: project.parentUid,
+    ...settingsColumns(project),
+    members: { create: memberRows(project) },
+  };
+}
