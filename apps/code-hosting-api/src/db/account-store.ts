@@ -1,6 +1,7 @@
 import type { AccountStore } from '../domain/store';
 import type { PrismaClient } from '../generated/prisma/client';
 import { toAccount } from './row-mappers';
+import { unlessNameTaken } from './write-outcome';
 
 export function accountStore(prisma: PrismaClient): AccountStore {
   return {
@@ -25,10 +26,11 @@ export function accountStore(prisma: PrismaClient): AccountStore {
     },
 
     async createUser(account) {
-      const row = await prisma.account.create({
-        data: { ...account, lowerName: account.name.toLowerCase() },
-      });
-      return toAccount(row);
+      return unlessNameTaken(async () =>
+        toAccount(
+          await prisma.account.create({ data: { ...account, lowerName: account.name.toLowerCase() } }),
+        ),
+      );
     },
 
     async recordLogin(accountId) {
@@ -45,11 +47,13 @@ export function accountStore(prisma: PrismaClient): AccountStore {
     },
 
     async renameAccount(id, newName) {
-      const row = await prisma.account.update({
-        where: { id: BigInt(id) },
-        data: { name: newName, lowerName: newName.toLowerCase() },
+      return unlessNameTaken(async () => {
+        const row = await prisma.account.update({
+          where: { id: BigInt(id) },
+          data: { name: newName, lowerName: newName.toLowerCase() },
+        });
+        return toAccount(row);
       });
-      return toAccount(row);
     },
   };
 }

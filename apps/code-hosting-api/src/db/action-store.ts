@@ -1,7 +1,18 @@
 import type { AccessLevel, ActionType } from '../domain/records';
-import type { ActionStore } from '../domain/store';
+import type { ActionStore, NewAction } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { toAccount, toRepositories } from './row-mappers';
+import { toAccount, toRepositories, type Client } from './row-mappers';
+
+/** Records a feed entry of the repository, inside the caller's transaction. */
+export async function recordAction(
+  client: Client,
+  repoId: number | bigint,
+  action: NewAction,
+): Promise<void> {
+  await client.action.create({
+    data: { ...action, actUserId: BigInt(action.actUserId), repoId: BigInt(repoId) },
+  });
+}
 
 export function actionStore(prisma: PrismaClient): ActionStore {
   return {

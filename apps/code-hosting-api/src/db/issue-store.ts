@@ -1,11 +1,11 @@
-import type { ActionType } from '../domain/records';
 import type { IssueStore } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { recordAction } from './action-store';
 import { toIssue } from './row-mappers';
 
 export function issueStore(prisma: PrismaClient): IssueStore {
   return {
-    async createIssue(issue) {
+    async createIssue(issue, action) {
       return prisma.$transaction(async (tx) => {
         // Row-locking increment: concurrent creations get distinct, gap-free indexes.
         const repository = await tx.repository.update({
@@ -26,15 +26,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
           },
           include: { poster: true },
         });
-        await tx.action.create({
-          data: {
-            actUserId: BigInt(issue.posterId),
-            opType: issue.isPull ? 'create_pull_request' : 'create_issue',
-            repoId: BigInt(issue.repoId),
-            isPrivate: issue.isPrivate,
-            content: `${repository.lastIssueIndex}|${issue.title}`,
-          },
-        });
+        await recordAction(tx, issue.repoId, action(Number(repository.lastIssueIndex)));
         return toIssue(row);
       });
     },
@@ -64,32 +56,14 @@ export function issueStore(prisma: PrismaClient): IssueStore {
       return { items: rows.map(toIssue), total };
     },
 
-    async updateIssue(issue, changes, state) {
+    async updateIssue(issue, changes, action) {
       return prisma.$transaction(async (tx) => {
-        const closing = changes.isClosed !== undefined && changes.isClosed !== issue.isClosed;
         const row = await tx.issue.update({
           where: { id: BigInt(issue.id) },
-          data: {
-            title: changes.title,
-            body: changes.body,
-            isClosed: changes.isClosed,
-            closedAt: closing ? (changes.isClosed ? new Date() : null) : undefined,
-          },
+          data: changes,
           include: { poster: true },
         });
-        if (closing && state) {
-          const verb = changes.isClosed ? 'close' : 'reopen';
-          const opType: ActionType = `${verb}_${issue.isPull ? 'pull_request' : 'issue'}`;
-          await tx.action.create({
-            data: {
-              actUserId: BigInt(state.actorId),
-              opType,
-              repoId: BigInt(issue.repoId),
-              isPrivate: state.isPrivate,
-              content: `${issue.index}|`,
-            },
-          });
-        }
+        if (action) await recordAction(tx, issue.repoId, action);
         return toIssue(row);
       });
     },

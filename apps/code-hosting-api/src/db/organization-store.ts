@@ -1,6 +1,19 @@
-import type { OrganizationFilter, OrganizationStore } from '../domain/store';
+import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toTeam } from './row-mappers';
+import { unlessNameTaken } from './write-outcome';
+
+function teamData(team: TeamInsert) {
+  return {
+    orgId: BigInt(team.orgId),
+    name: team.name,
+    lowerName: team.name.toLowerCase(),
+    description: team.description,
+    permission: team.permission,
+    canCreateOrgRepo: team.canCreateOrgRepo,
+    includesAllRepositories: team.includesAllRepositories,
+  };
+}
 
 const withTeamMember = (userId: number): Prisma.AccountWhereInput => ({
   teams: { some: { members: { some: { accountId: BigInt(userId) } } } },
@@ -23,33 +36,33 @@ function organizationCondition({ visibleTo, withMember }: OrganizationFilter): P
 
 export function organizationStore(prisma: PrismaClient): OrganizationStore {
   return {
-    /** Creates an organization with its Owners team holding the creator. */
-    async createOrganization(account, creatorId) {
-      return prisma.$transaction(async (tx) => {
-        const row = await tx.account.create({ data: { ...account, lowerName: account.name.toLowerCase() } });
-        await tx.team.create({
-          data: {
-            orgId: row.id,
-            name: 'Owners',
-            lowerName: 'owners',
-            permission: 'owner',
-            canCreateOrgRepo: true,
-            includesAllRepositories: true,
-            members: { create: { accountId: BigInt(creatorId) } },
-          },
-        });
-        return toAccount(row);
-      });
+    /** Creates the organization with the team the domain describes holding its creator. */
+    async createOrganization(account, owners) {
+      return unlessNameTaken(() =>
+        prisma.$transaction(async (tx) => {
+          const row = await tx.account.create({
+            data: { ...account, lowerName: account.name.toLowerCase() },
+          });
+          await tx.team.create({
+            data: {
+              ...teamData({ ...owners.team, orgId: Number(row.id) }),
+              members: { create: { accountId: BigInt(owners.memberId) } },
+            },
+          });
+          return toAccount(row);
+        }),
+      );
     },
 
-    /** Deletes the organization unless it owns repositories; false when it still does. */
+    /** Deletes the organization unless it owns repositories. */
     async deleteOrganizationWithoutRepositories(id) {
       return prisma.$transaction(async (tx) => {
         // Lock the organization row so a concurrent repository creation cannot slip in.
         await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${BigInt(id)} FOR UPDATE`;
-        if ((await tx.repository.count({ where: { ownerId: BigInt(id) } })) > 0) return false;
+        if ((await tx.repository.count({ where: { ownerId: BigInt(id) } })) > 0)
+          return { kind: 'owns-repositories' as const };
         await tx.account.delete({ where: { id: BigInt(id) } });
-        return true;
+        return { kind: 'deleted' as const };
       });
     },
 
@@ -72,18 +85,7 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
     },
 
     async createTeam(team) {
-      const row = await prisma.team.create({
-        data: {
-          orgId: BigInt(team.orgId),
-          name: team.name,
-          lowerName: team.name.toLowerCase(),
-          description: team.description,
-          permission: team.permission,
-          canCreateOrgRepo: team.canCreateOrgRepo,
-          includesAllRepositories: team.includesAllRepositories,
-        },
-      });
-      return toTeam(row);
+      return unlessNameTaken(async () => toTeam(await prisma.team.create({ data: teamData(team) })));
     },
 
     async findTeamByName(orgId, name) {
@@ -115,16 +117,17 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
       });
     },
 
-    /** Removes the member; refuses (false) to empty an owner team. */
+    /** Removes the member; with keepOneMember, refuses to remove the last one (under a lock on the team). */
     async removeTeamMember(teamId, accountId, keepOneMember) {
+      const removed = { kind: 'removed' as const };
       return prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT id FROM teams WHERE id = ${BigInt(teamId)} FOR UPDATE`;
         const key = { teamId: BigInt(teamId), accountId: BigInt(accountId) };
-        if (!(await tx.teamMember.findUnique({ where: { teamId_accountId: key } }))) return true;
+        if (!(await tx.teamMember.findUnique({ where: { teamId_accountId: key } }))) return removed;
         if (keepOneMember && (await tx.teamMember.count({ where: { teamId: BigInt(teamId) } })) <= 1)
-          return false;
+          return { kind: 'last-member' as const };
         await tx.teamMember.delete({ where: { teamId_accountId: key } });
-        return true;
+        return removed;
       });
     },
   };

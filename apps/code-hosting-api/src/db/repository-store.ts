@@ -1,38 +1,39 @@
 import type { AccessLevel } from '../domain/records';
 import type { RepositoryStore } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { recordAction } from './action-store';
 import { toRepositories, toRepository } from './row-mappers';
+import { unlessNameTaken } from './write-outcome';
 
 export function repositoryStore(prisma: PrismaClient): RepositoryStore {
   return {
-    async createRepository(repository, creatorId, creatorCollaboration) {
-      return prisma.$transaction(async (tx) => {
-        const row = await tx.repository.create({
-          data: {
-            ownerId: BigInt(repository.ownerId),
-            name: repository.name,
-            lowerName: repository.name.toLowerCase(),
-            description: repository.description,
-            website: repository.website,
-            isPrivate: repository.isPrivate,
-          },
-          include: { owner: true },
-        });
-        if (creatorCollaboration) {
-          await tx.collaboration.create({
-            data: { repoId: row.id, accountId: BigInt(creatorId), permission: creatorCollaboration },
+    async createRepository(repository, { collaborator, action }) {
+      return unlessNameTaken(() =>
+        prisma.$transaction(async (tx) => {
+          const row = await tx.repository.create({
+            data: {
+              ownerId: BigInt(repository.ownerId),
+              name: repository.name,
+              lowerName: repository.name.toLowerCase(),
+              description: repository.description,
+              website: repository.website,
+              isPrivate: repository.isPrivate,
+            },
+            include: { owner: true },
           });
-        }
-        await tx.action.create({
-          data: {
-            actUserId: BigInt(creatorId),
-            opType: 'create_repo',
-            repoId: row.id,
-            isPrivate: row.isPrivate,
-          },
-        });
-        return toRepository(row, { issues: 0, pulls: 0 });
-      });
+          if (collaborator) {
+            await tx.collaboration.create({
+              data: {
+                repoId: row.id,
+                accountId: BigInt(collaborator.accountId),
+                permission: collaborator.permission,
+              },
+            });
+          }
+          await recordAction(tx, row.id, action);
+          return toRepository(row, { issues: 0, pulls: 0 });
+        }),
+      );
     },
 
     async findRepository(ownerName, name) {
@@ -51,39 +52,24 @@ export function repositoryStore(prisma: PrismaClient): RepositoryStore {
       );
     },
 
-    async updateRepository(id, changes, rename) {
-      return prisma.$transaction(async (tx) => {
-        const data: Prisma.RepositoryUpdateInput = {
-          description: changes.description,
-          website: changes.website,
-          isPrivate: changes.isPrivate,
-        };
-        if (changes.name !== undefined) {
-          data.name = changes.name;
-          data.lowerName = changes.name.toLowerCase();
-        }
-        if (changes.isArchived !== undefined) {
-          data.isArchived = changes.isArchived;
-          data.archivedAt = changes.isArchived ? new Date() : null;
-        }
-        const row = await tx.repository.update({ where: { id: BigInt(id) }, data, include: { owner: true } });
-        // Entries follow the repository's privacy, so a repository made private hides its history.
-        if (changes.isPrivate !== undefined) {
-          await tx.action.updateMany({ where: { repoId: row.id }, data: { isPrivate: changes.isPrivate } });
-        }
-        if (rename) {
-          await tx.action.create({
-            data: {
-              actUserId: BigInt(rename.actorId),
-              opType: 'rename_repo',
-              repoId: row.id,
-              isPrivate: row.isPrivate,
-              content: rename.oldName,
-            },
+    async updateRepository(id, changes, { action, feedPrivacy }) {
+      return unlessNameTaken(() =>
+        prisma.$transaction(async (tx) => {
+          const { name, ...rest } = changes;
+          const data: Prisma.RepositoryUpdateInput = { ...rest };
+          if (name !== undefined) Object.assign(data, { name, lowerName: name.toLowerCase() });
+          const row = await tx.repository.update({
+            where: { id: BigInt(id) },
+            data,
+            include: { owner: true },
           });
-        }
-        return (await toRepositories(tx, [row]))[0]!;
-      });
+          if (feedPrivacy !== undefined) {
+            await tx.action.updateMany({ where: { repoId: row.id }, data: { isPrivate: feedPrivacy } });
+          }
+          if (action) await recordAction(tx, row.id, action);
+          return (await toRepositories(tx, [row]))[0]!;
+        }),
+      );
     },
 
     async deleteRepository(id) {

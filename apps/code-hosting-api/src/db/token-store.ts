@@ -1,14 +1,17 @@
 import type { TokenStore } from '../domain/store';
 import type { PrismaClient } from '../generated/prisma/client';
 import { toAccount, toToken } from './row-mappers';
+import { unlessNameTaken } from './write-outcome';
 
 export function tokenStore(prisma: PrismaClient): TokenStore {
   return {
     async createToken(token) {
-      const row = await prisma.accessToken.create({
-        data: { ...token, accountId: BigInt(token.accountId), scopes: token.scopes.join(',') },
+      return unlessNameTaken(async () => {
+        const row = await prisma.accessToken.create({
+          data: { ...token, accountId: BigInt(token.accountId), scopes: token.scopes.join(',') },
+        });
+        return toToken(row);
       });
-      return toToken(row);
     },
 
     async findTokenNamed(accountId, name) {

@@ -1,12 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  badRequest,
-  forbidden,
-  isUniqueConstraintViolation,
-  notFound,
-  unprocessableEntity,
-} from '@repo/http-errors';
-import type { ServiceSettings } from '../config';
+import { badRequest, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { AccountChanges, Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import { visibleAccount } from './access';
@@ -37,31 +30,36 @@ export interface UserChanges {
   location?: string;
 }
 
+/** The deployment settings account rules read. */
+export interface AccountSettings {
+  passwordHashCost: number;
+  /** Whether new users may create organizations. */
+  defaultAllowCreateOrganization: boolean;
+}
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function accountService(store: Store, settings: ServiceSettings) {
+export function accountService(store: Store, settings: AccountSettings) {
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {
     assertUsableAccountName(user.username, 'username');
     if (!isValidEmail(user.email))
       throw unprocessableEntity(`email: e-mail address is invalid [email: ${user.email}]`);
     if (await store.findAccountByName(user.username)) throw accountExistsError(user.username);
-    try {
-      return await store.createUser({
-        name: user.username,
-        type: 'user',
-        email: user.email,
-        fullName: user.fullName ?? '',
-        visibility: user.visibility ?? 'public',
-        isAdmin: user.isAdmin ?? false,
-        allowCreateOrganization: settings.defaultAllowCreateOrganization,
-        passwordHash: await hashPassword(user.password, settings.passwordHashCost),
-      });
-    } catch (error) {
-      if (isUniqueConstraintViolation(error)) throw accountExistsError(user.username);
-      throw error;
-    }
+    const created = await store.createUser({
+      name: user.username,
+      type: 'user',
+      email: user.email,
+      fullName: user.fullName ?? '',
+      visibility: user.visibility ?? 'public',
+      isAdmin: user.isAdmin ?? false,
+      allowCreateOrganization: settings.defaultAllowCreateOrganization,
+      passwordHash: await hashPassword(user.password, settings.passwordHashCost),
+    });
+    // A concurrent creation of the same name may have won since the check above.
+    if (created.kind === 'name-taken') throw accountExistsError(user.username);
+    return created.value;
   }
 
   async function issueToken(
@@ -75,19 +73,15 @@ export function accountService(store: Store, settings: ServiceSettings) {
     if (await store.findTokenNamed(account.id, name))
       throw badRequest('access token name has been used already');
     const secret = randomBytes(20).toString('hex');
-    try {
-      const token = await store.createToken({
-        accountId: account.id,
-        name,
-        tokenHash: hashToken(secret),
-        tokenLastEight: secret.slice(-8),
-        scopes: [...new Set(scopes)],
-      });
-      return { token, secret };
-    } catch (error) {
-      if (isUniqueConstraintViolation(error)) throw badRequest('access token name has been used already');
-      throw error;
-    }
+    const created = await store.createToken({
+      accountId: account.id,
+      name,
+      tokenHash: hashToken(secret),
+      tokenLastEight: secret.slice(-8),
+      scopes: [...new Set(scopes)],
+    });
+    if (created.kind === 'name-taken') throw badRequest('access token name has been used already');
+    return { token: created.value, secret };
   }
 
   /** The user a path names, when the caller may see them. */

@@ -1,6 +1,5 @@
-import { conflict, forbidden, isUniqueConstraintViolation, unprocessableEntity } from '@repo/http-errors';
-import type { ServiceSettings } from '../config';
-import type { Store } from './store';
+import { conflict, forbidden, unprocessableEntity } from '@repo/http-errors';
+import type { Store, TeamInsert } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import {
   accountVisibilityScope,
@@ -41,7 +40,24 @@ export interface OrganizationPermissions {
   canCreateRepository: boolean;
 }
 
-export function organizationService(store: Store, settings: ServiceSettings) {
+/** The deployment settings organization rules read. */
+export interface OrganizationSettings {
+  /** Danger-zone actions on organizations are for site administrators only. */
+  orgDangerZoneRestricted: boolean;
+  /** Only site administrators may create organizations. */
+  disableRegularOrgCreation: boolean;
+}
+
+/** Every organization starts with this team, holding its creator (Gitea's Owners team). */
+export const ownersTeam: Omit<TeamInsert, 'orgId'> = {
+  name: 'Owners',
+  description: '',
+  permission: 'owner',
+  canCreateOrgRepo: true,
+  includesAllRepositories: true,
+};
+
+export function organizationService(store: Store, settings: OrganizationSettings) {
   /** The organization when the caller may see it; 404 otherwise, as if it did not exist. */
   const visibleOrganization = (caller: Caller, name: string) =>
     visibleAccount(store, caller, 'organization', name);
@@ -128,15 +144,13 @@ export function organizationService(store: Store, settings: ServiceSettings) {
       assertUsableAccountName(name, 'username');
       assertEmail(fields.email);
       await assertNameFree(name);
-      try {
-        return await store.createOrganization(
-          { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
-          user.id,
-        );
-      } catch (error) {
-        if (isUniqueConstraintViolation(error)) throw accountExistsError(name);
-        throw error;
-      }
+      const created = await store.createOrganization(
+        { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
+        { team: ownersTeam, memberId: user.id },
+      );
+      // A concurrent creation of the same name may have won since the check above.
+      if (created.kind === 'name-taken') throw accountExistsError(name);
+      return created.value;
     },
 
     /** GET /orgs/{org} (seed rule 3); the email is blanked for anonymous callers by the HTTP layer. */
@@ -160,19 +174,15 @@ export function organizationService(store: Store, settings: ServiceSettings) {
       if (newName === org.name) return;
       assertUsableAccountName(newName, 'new_name');
       await assertNameFree(newName, org.id);
-      try {
-        await store.renameAccount(org.id, newName);
-      } catch (error) {
-        if (isUniqueConstraintViolation(error)) throw accountExistsError(newName);
-        throw error;
-      }
+      const renamed = await store.renameAccount(org.id, newName);
+      if (renamed.kind === 'name-taken') throw accountExistsError(newName);
     },
 
     /** DELETE /orgs/{org} (seed rule 4): refused while the organization owns repositories. */
     async remove(caller: Caller, name: string): Promise<void> {
       const org = await ownedOrganization(caller, name);
       assertDangerZoneAllowed(caller);
-      if (!(await store.deleteOrganizationWithoutRepositories(org.id))) {
+      if ((await store.deleteOrganizationWithoutRepositories(org.id)).kind === 'owns-repositories') {
         throw conflict(`organization ${org.name} still owns repositories; delete or transfer them first`);
       }
     },

@@ -1,17 +1,10 @@
-import {
-  conflict,
-  forbidden,
-  isUniqueConstraintViolation,
-  locked,
-  notFound,
-  unprocessableEntity,
-} from '@repo/http-errors';
-import type { Store } from './store';
+import { conflict, forbidden, locked, notFound, unprocessableEntity } from '@repo/http-errors';
+import type { IssueInsert, NewAction, Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
-import type { AccessLevel, IssueRecord, Page, RepositoryRecord } from './records';
+import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
 
 export interface NewRepository {
   name: string;
@@ -52,6 +45,8 @@ export interface IssueFilter {
   kind: 'issues' | 'pulls' | 'all';
 }
 
+const nameExists = () => unprocessableEntity('name: repository name already exists');
+
 export function repositoryService(store: Store) {
   /** The repository with the caller's access level; 404 when the caller cannot read it. */
   async function readable(
@@ -70,27 +65,57 @@ export function repositoryService(store: Store) {
     creatorId: number,
     fields: NewRepository,
     creatorNeedsAccess: boolean,
-  ) {
+  ): Promise<RepositoryRecord> {
     assertUsableRepositoryName(fields.name);
-    if (await store.repositoryNameTaken(ownerId, fields.name))
-      throw conflict('The repository with the same name already exists.');
-    try {
-      return await store.createRepository(
-        {
-          ownerId,
-          name: fields.name,
-          description: fields.description ?? '',
-          website: fields.website ?? '',
-          isPrivate: fields.isPrivate ?? false,
-        },
-        creatorId,
-        creatorNeedsAccess ? 'admin' : undefined,
-      );
-    } catch (error) {
-      if (isUniqueConstraintViolation(error))
-        throw conflict('The repository with the same name already exists.');
-      throw error;
-    }
+    const taken = () => conflict('The repository with the same name already exists.');
+    if (await store.repositoryNameTaken(ownerId, fields.name)) throw taken();
+    const isPrivate = fields.isPrivate ?? false;
+    const created = await store.createRepository(
+      {
+        ownerId,
+        name: fields.name,
+        description: fields.description ?? '',
+        website: fields.website ?? '',
+        isPrivate,
+      },
+      {
+        collaborator: creatorNeedsAccess ? { accountId: creatorId, permission: 'admin' } : undefined,
+        action: { actUserId: creatorId, opType: 'create_repo', isPrivate, content: '' },
+      },
+    );
+    // A concurrent creation of the same name may have won since the check above.
+    if (created.kind === 'name-taken') throw taken();
+    return created.value;
+  }
+
+  /** Opens an issue or pull request; its feed entry names the index the store allocates. */
+  function openIssue(repository: RepositoryRecord, issue: IssueInsert): Promise<IssueRecord> {
+    const opType: ActionType = issue.isPull ? 'create_pull_request' : 'create_issue';
+    return store.createIssue(issue, (index) => ({
+      actUserId: issue.posterId,
+      opType,
+      isPrivate: repository.isPrivate,
+      content: `${index}|${issue.title}`,
+    }));
+  }
+
+  /** Applies the changes; a change of state stamps closedAt and records a close/reopen feed entry. */
+  function updateIssue(
+    repository: RepositoryRecord,
+    issue: IssueRecord,
+    actorId: number,
+    changes: { title?: string; body?: string; isClosed?: boolean },
+  ): Promise<IssueRecord> {
+    if (changes.isClosed === undefined || changes.isClosed === issue.isClosed)
+      return store.updateIssue(issue, changes, undefined);
+    const verb = changes.isClosed ? 'close' : 'reopen';
+    const action: NewAction = {
+      actUserId: actorId,
+      opType: `${verb}_${issue.isPull ? 'pull_request' : 'issue'}`,
+      isPrivate: repository.isPrivate,
+      content: `${issue.index}|`,
+    };
+    return store.updateIssue(issue, { ...changes, closedAt: changes.isClosed ? new Date() : null }, action);
   }
 
   function assertNotArchived(repository: RepositoryRecord): void {
@@ -140,19 +165,34 @@ export function repositoryService(store: Store) {
         );
         if (other) assertNotArchived(repository);
       }
-      let rename: { actorId: number; oldName: string } | undefined;
+      let action: NewAction | undefined;
       if (changes.name !== undefined && changes.name !== repository.name) {
         assertUsableRepositoryName(changes.name);
         if (
           changes.name.toLowerCase() !== repository.lowerName &&
           (await store.repositoryNameTaken(repository.owner.id, changes.name))
         ) {
-          throw unprocessableEntity('name: repository name already exists');
+          throw nameExists();
         }
-        rename = { actorId: user.id, oldName: repository.name };
+        const isPrivate = changes.isPrivate ?? repository.isPrivate;
+        action = { actUserId: user.id, opType: 'rename_repo', isPrivate, content: repository.name };
       }
-      const updated = await store.updateRepository(repository.id, changes, rename);
-      return { repository: updated, level };
+      const updated = await store.updateRepository(
+        repository.id,
+        {
+          name: changes.name,
+          description: changes.description,
+          website: changes.website,
+          isPrivate: changes.isPrivate,
+          isArchived: changes.isArchived,
+          ...(changes.isArchived === undefined ? {} : { archivedAt: changes.isArchived ? new Date() : null }),
+        },
+        // Feed entries follow the repository's privacy, so a repository made private hides its history.
+        { action, feedPrivacy: changes.isPrivate },
+      );
+      // A concurrent rename to the same name may have won since the check above.
+      if (updated.kind === 'name-taken') throw nameExists();
+      return { repository: updated.value, level };
     },
 
     /** DELETE /repos/{owner}/{repo}: repository owners (an organization's owners). */
@@ -191,7 +231,7 @@ export function repositoryService(store: Store) {
       const user = requireUser(caller);
       const { repository } = await readable(caller, owner, name);
       assertNotArchived(repository);
-      let issue = await store.createIssue({
+      let issue = await openIssue(repository, {
         repoId: repository.id,
         posterId: user.id,
         title: fields.title,
@@ -199,14 +239,8 @@ export function repositoryService(store: Store) {
         isPull: false,
         headBranch: '',
         baseBranch: '',
-        isPrivate: repository.isPrivate,
       });
-      if (fields.closed)
-        issue = await store.updateIssue(
-          issue,
-          { isClosed: true },
-          { actorId: user.id, isPrivate: repository.isPrivate },
-        );
+      if (fields.closed) issue = await updateIssue(repository, issue, user.id, { isClosed: true });
       return { issue, repository };
     },
 
@@ -216,7 +250,7 @@ export function repositoryService(store: Store) {
       const { repository, level } = await readable(caller, owner, name);
       assertNotArchived(repository);
       if (fields.head === fields.base) throw unprocessableEntity('head: must differ from base');
-      const issue = await store.createIssue({
+      const issue = await openIssue(repository, {
         repoId: repository.id,
         posterId: user.id,
         title: fields.title,
@@ -224,7 +258,6 @@ export function repositoryService(store: Store) {
         isPull: true,
         headBranch: fields.head,
         baseBranch: fields.base,
-        isPrivate: repository.isPrivate,
       });
       return { issue, repository, level };
     },
@@ -261,15 +294,11 @@ export function repositoryService(store: Store) {
       if (issue.poster.id !== user.id && !atLeast(level, 'write'))
         throw forbidden('write permission on the issue is required');
       assertNotArchived(repository);
-      const updated = await store.updateIssue(
-        issue,
-        {
-          title: changes.title,
-          body: changes.body,
-          isClosed: changes.state === undefined ? undefined : changes.state === 'closed',
-        },
-        { actorId: user.id, isPrivate: repository.isPrivate },
-      );
+      const updated = await updateIssue(repository, issue, user.id, {
+        title: changes.title,
+        body: changes.body,
+        isClosed: changes.state === undefined ? undefined : changes.state === 'closed',
+      });
       return { issue: updated, repository };
     },
   };

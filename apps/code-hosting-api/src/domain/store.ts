@@ -3,6 +3,7 @@ import type {
   AccountRecord,
   AccountType,
   ActionRecord,
+  ActionType,
   IssueRecord,
   Page,
   RepositoryRecord,
@@ -59,6 +60,50 @@ export interface OrganizationFilter {
   /** Only the organizations this user belongs to. */
   withMember?: number;
 }
+/** A write that may collide with an existing name (the store's unique constraints decide). */
+export type WriteOutcome<T> = { kind: 'written'; value: T } | { kind: 'name-taken' };
+
+/** A feed entry to record along a write, for the repository being written. */
+export interface NewAction {
+  actUserId: number;
+  opType: ActionType;
+  isPrivate: boolean;
+  content: string;
+}
+
+export type TeamInsert = Omit<TeamRecord, 'id'>;
+
+export interface RepositoryInsert {
+  ownerId: number;
+  name: string;
+  description: string;
+  website: string;
+  isPrivate: boolean;
+}
+export interface RepositoryUpdate {
+  name?: string;
+  description?: string;
+  website?: string;
+  isPrivate?: boolean;
+  isArchived?: boolean;
+  archivedAt?: Date | null;
+}
+export interface IssueInsert {
+  repoId: number;
+  posterId: number;
+  title: string;
+  body: string;
+  isPull: boolean;
+  headBranch: string;
+  baseBranch: string;
+}
+export interface IssueUpdate {
+  title?: string;
+  body?: string;
+  isClosed?: boolean;
+  closedAt?: Date | null;
+}
+
 /** A feed entry with the viewer's collaborator level on its repository ('none' for anonymous viewers). */
 export interface FeedEntry {
   action: ActionRecord;
@@ -71,11 +116,11 @@ export interface AccountStore {
   findAccountById(id: number): Promise<AccountRecord | null>;
   findUserCredentials(name: string): Promise<UserCredentials | null>;
   anyAdminExists(): Promise<boolean>;
-  createUser(account: NewAccount): Promise<AccountRecord>;
+  createUser(account: NewAccount): Promise<WriteOutcome<AccountRecord>>;
   recordLogin(accountId: number): Promise<void>;
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
-  renameAccount(id: number, newName: string): Promise<AccountRecord>;
+  renameAccount(id: number, newName: string): Promise<WriteOutcome<AccountRecord>>;
 }
 
 /** A user's access tokens, stored hashed. */
@@ -86,7 +131,7 @@ export interface TokenStore {
     tokenHash: string;
     tokenLastEight: string;
     scopes: string[];
-  }): Promise<TokenRecord>;
+  }): Promise<WriteOutcome<TokenRecord>>;
   findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
   findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
   findTokenByHash(tokenHash: string): Promise<{
@@ -99,54 +144,47 @@ export interface TokenStore {
 
 /** Organizations, their teams and team membership. */
 export interface OrganizationStore {
-  /** Creates an organization with its Owners team holding the creator. */
-  createOrganization(account: NewAccount, creatorId: number): Promise<AccountRecord>;
-  /** Deletes the organization unless it owns repositories; false when it still does. */
-  deleteOrganizationWithoutRepositories(id: number): Promise<boolean>;
+  /** Creates the organization with the team the domain describes holding its creator. */
+  createOrganization(
+    account: NewAccount,
+    owners: { team: Omit<TeamInsert, 'orgId'>; memberId: number },
+  ): Promise<WriteOutcome<AccountRecord>>;
+  /** Deletes the organization unless it owns repositories (checked under a lock on the organization). */
+  deleteOrganizationWithoutRepositories(
+    id: number,
+  ): Promise<{ kind: 'deleted' } | { kind: 'owns-repositories' }>;
   /** The organizations the filter selects, by name. */
   listOrganizations(filter: OrganizationFilter, offset: number, limit: number): Promise<Page<AccountRecord>>;
   /** The teams of the organization the user is in. */
   teamsOfMember(orgId: number, userId: number): Promise<TeamRecord[]>;
-  createTeam(team: Omit<TeamRecord, 'id'>): Promise<TeamRecord>;
+  createTeam(team: TeamInsert): Promise<WriteOutcome<TeamRecord>>;
   findTeamByName(orgId: number, name: string): Promise<TeamRecord | null>;
   findTeam(id: number): Promise<TeamRecord | null>;
   listTeams(orgId: number, offset: number, limit: number): Promise<Page<TeamRecord>>;
   addTeamMember(teamId: number, accountId: number): Promise<void>;
-  /** Removes the member; refuses (false) to empty an owner team. */
-  removeTeamMember(teamId: number, accountId: number, keepOneMember: boolean): Promise<boolean>;
+  /** Removes the member; with keepOneMember, refuses to remove the team's last member. */
+  removeTeamMember(
+    teamId: number,
+    accountId: number,
+    keepOneMember: boolean,
+  ): Promise<{ kind: 'removed' } | { kind: 'last-member' }>;
 }
 
 /** Repositories and their collaborators. */
 export interface RepositoryStore {
+  /** Creates the repository with the collaboration and feed entry the domain decided on. */
   createRepository(
-    repository: {
-      ownerId: number;
-      name: string;
-      description: string;
-      website: string;
-      isPrivate: boolean;
-    },
-    creatorId: number,
-    creatorCollaboration: 'admin' | undefined,
-  ): Promise<RepositoryRecord>;
+    repository: RepositoryInsert,
+    effects: { collaborator?: { accountId: number; permission: 'admin' }; action: NewAction },
+  ): Promise<WriteOutcome<RepositoryRecord>>;
   findRepository(ownerName: string, name: string): Promise<RepositoryRecord | null>;
   repositoryNameTaken(ownerId: number, name: string): Promise<boolean>;
+  /** Updates the repository; `feedPrivacy` sets the privacy of every feed entry it has. */
   updateRepository(
     id: number,
-    changes: {
-      name?: string;
-      description?: string;
-      website?: string;
-      isPrivate?: boolean;
-      isArchived?: boolean;
-    },
-    rename:
-      | {
-          actorId: number;
-          oldName: string;
-        }
-      | undefined,
-  ): Promise<RepositoryRecord>;
+    changes: RepositoryUpdate,
+    effects: { action?: NewAction; feedPrivacy?: boolean },
+  ): Promise<WriteOutcome<RepositoryRecord>>;
   deleteRepository(id: number): Promise<void>;
   setCollaborator(repoId: number, accountId: number, permission: 'read' | 'write' | 'admin'): Promise<void>;
   collaboratorLevel(repoId: number, accountId: number): Promise<AccessLevel>;
@@ -154,16 +192,8 @@ export interface RepositoryStore {
 
 /** Issues and pull requests (an issue flagged as a pull request). */
 export interface IssueStore {
-  createIssue(issue: {
-    repoId: number;
-    posterId: number;
-    title: string;
-    body: string;
-    isPull: boolean;
-    headBranch: string;
-    baseBranch: string;
-    isPrivate: boolean;
-  }): Promise<IssueRecord>;
+  /** Creates the issue under the repository's next index, with the feed entry describing it. */
+  createIssue(issue: IssueInsert, action: (index: number) => NewAction): Promise<IssueRecord>;
   findIssue(repoId: number, index: number): Promise<IssueRecord | null>;
   listIssues(
     repoId: number,
@@ -174,20 +204,7 @@ export interface IssueStore {
     offset: number,
     limit: number,
   ): Promise<Page<IssueRecord>>;
-  updateIssue(
-    issue: IssueRecord,
-    changes: {
-      title?: string;
-      body?: string;
-      isClosed?: boolean;
-    },
-    state:
-      | {
-          actorId: number;
-          isPrivate: boolean;
-        }
-      | undefined,
-  ): Promise<IssueRecord>;
+  updateIssue(issue: IssueRecord, changes: IssueUpdate, action: NewAction | undefined): Promise<IssueRecord>;
 }
 
 /** The activity feed. */

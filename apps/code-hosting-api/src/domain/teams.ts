@@ -48,7 +48,10 @@ export function teamService(store: Store) {
         canCreateOrgRepo: permission === 'owner' || (team.canCreateOrgRepo ?? false),
         includesAllRepositories: permission === 'owner' || (team.includesAllRepositories ?? false),
       });
-      return { team: created, org };
+      // A concurrent creation of the same name may have won since the check above.
+      if (created.kind === 'name-taken')
+        throw unprocessableEntity(`team already exists [name: ${team.name}]`);
+      return { team: created.value, org };
     },
 
     /** GET /orgs/{org}/teams: members of the organization and site admins. */
@@ -80,7 +83,8 @@ export function teamService(store: Store) {
       await requireOwner(caller, org);
       const user = await store.findAccountByName(username);
       if (!user || user.type !== 'user') throw notFound(`user ${username} does not exist`);
-      if (!(await store.removeTeamMember(team.id, user.id, team.permission === 'owner'))) {
+      const removal = await store.removeTeamMember(team.id, user.id, team.permission === 'owner');
+      if (removal.kind === 'last-member') {
         throw conflict('cannot remove the last member of an owner team');
       }
     },
