@@ -36,10 +36,10 @@ export function buildApp({ database, logger, auth }: AppDependencies): Express {
     }),
   );
   app.use(healthRoutes(() => database.isReady()));
-  app.use(openApiRoute());
-  const projects = new ProjectService(new PrismaProjectStore(database.prisma));
+  const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)));
+  app.use(openApiRoute(routes));
   app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
-  app.use(projectRoutes(projects));
+  app.use(routes.router());
   app.use(routeNotFound());
   app.use(
     createErrorHandler({

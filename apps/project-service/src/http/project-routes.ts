@@ -1,14 +1,11 @@
-import { createHttpError } from '@repo/http-errors';
-import express, { Router, type Request, type Response } from 'express';
-import {
-  CreateProjectRequest,
-  ListProjectsQuery,
-  UpdateProjectBaseRequest,
-  UpdateProjectSettingsRequest,
-  type ProjectFull,
-} from './schemas';
-import { etagOf, notModified, revisionsAllowedBy, type RevisionCounter } from './etag';
+import type { Request } from 'express';
+import { projectNotFound } from '../domain/access';
 import type { ListCursor, ListFilter, Project } from '../domain/records';
+import type { ProjectService } from '../domain/projects';
+import type { RepeatableList } from './body-codecs';
+import { etagOf, notModified, revisionsAllowedBy, type RevisionCounter } from './etag';
+import { listNeedsSnapshot } from './negotiation';
+import { decodePageToken, encodePageToken } from './page-token';
 import {
   listedProjectFull,
   newProjectOf,
@@ -18,58 +15,41 @@ import {
   projectSettingsOf,
   projectSettingsUpdateOf,
 } from './project-representations';
-import type { ProjectService } from '../domain/projects';
-import { callerOf } from './authentication';
-import type { RepeatableList } from './body-codecs';
-import { listNeedsSnapshot, readBody, sendRepresentation, streamListRepresentation } from './negotiation';
-import type { RepresentationName } from './representations';
-import { decodePageToken, encodePageToken } from './page-token';
+import { RouteTable, type OperationContext, type ResponseHeaders } from './route-table';
 import {
-  checkVersion,
-  ifMatchOf,
-  ifNoneMatchOf,
-  syncRequested,
-  uidForRead,
-  uidForWrite,
-} from './request-parameters';
+  ListProjectsQuery,
+  ReadHeaders,
+  UidPath,
+  VersionQuery,
+  WriteHeaders,
+  type ProjectFull,
+} from './schemas';
 
 const LIST_CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 /** Rows per database round trip while streaming the unpaged list. */
 const STREAM_BATCH_SIZE = 500;
 /** Page size when only page_token is given. */
 const DEFAULT_PAGE_SIZE = 100;
-const BODY_LIMIT = '1mb';
 
-// Raw bytes only; negotiation.ts decodes them by Content-Type.
-const rawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
-
-function sendWithEtag(
-  req: Request,
-  res: Response,
-  status: number,
-  name: RepresentationName,
-  value: unknown,
-  etag: string,
-): void {
-  res.setHeader('ETag', etag);
-  sendRepresentation(req, res, status, name, value);
-}
+const etagHeader: ResponseHeaders = {
+  ETag: { description: 'strong entity tag of the representation', schema: { type: 'string' } },
+};
+const notModifiedResponse = { description: 'not modified', headers: etagHeader };
+const CreateHeaders = WriteHeaders.pick({ 'X-Sync': true });
 
 /** GET with If-None-Match: 304 when the client's copy is current. */
-function sendCurrent(
-  req: Request,
-  res: Response,
-  name: RepresentationName,
-  value: unknown,
+function sendCurrent<Value>(
+  { res, headers, send }: OperationContext<unknown, { 'If-None-Match'?: string }, unknown, unknown, Value>,
+  value: Value,
   counter: RevisionCounter,
   revision: number,
-) {
+): void {
   const etag = etagOf(counter, revision);
-  if (notModified(ifNoneMatchOf(req), counter, revision)) {
+  if (notModified(headers['If-None-Match'], counter, revision)) {
     res.status(304).setHeader('ETag', etag).end();
     return;
   }
-  sendWithEtag(req, res, 200, name, value, etag);
+  send(value, { etag });
 }
 
 function listFilterOf(query: ListProjectsQuery): ListFilter {
@@ -101,121 +81,169 @@ function wireBatches(list: { batches(): AsyncIterable<Project[]> }): RepeatableL
   };
 }
 
-/** The seven operations of the seed: parse, call the use case, encode. */
-export function projectRoutes(projects: ProjectService): Router {
-  const router = Router();
+/** The seven operations of the seed: parse (the table does), call the use case, convert, send. */
+export function projectRoutes(projects: ProjectService): RouteTable {
+  const table = new RouteTable();
 
-  router.get('/projects', async (req, res) => {
-    checkVersion(req);
-    const query = ListProjectsQuery.parse(req.query);
-    const caller = callerOf(res);
-    const filter = listFilterOf(query);
-    const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
-    res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
-    if (query.page_size === undefined && query.page_token === undefined) {
-      // Converted to the wire a batch at a time: memory stays one batch.
-      const stream = (list: { batches(): AsyncIterable<Project[]> }) =>
-        streamListRepresentation(req, res, 'Projects', 'projects', wireBatches(list));
-      if (listNeedsSnapshot(req)) {
-        await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, stream);
-      } else {
-        await stream({ batches: () => projects.listVisible(caller, filter, STREAM_BATCH_SIZE) });
+  table.add({
+    method: 'get',
+    path: '/projects',
+    operationId: 'get-projects',
+    summary: 'List the projects the caller may view, ordered by name then uid',
+    request: { query: ListProjectsQuery },
+    response: {
+      status: 200,
+      description: 'the projects',
+      headers: {
+        'Cache-Control': { schema: { type: 'string' } },
+        Link: { description: 'next page, when paging', schema: { type: 'string' } },
+      },
+      representation: 'Projects',
+    },
+    errors: [400, 401, 406, 500, 503],
+    async handle({ req, res, caller, query, send, stream }) {
+      const filter = listFilterOf(query);
+      const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
+      res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
+      if (query.page_size === undefined && query.page_token === undefined) {
+        // Converted to the wire a batch at a time: memory stays one batch.
+        const streamed = (list: { batches(): AsyncIterable<Project[]> }) =>
+          stream('projects', wireBatches(list));
+        if (listNeedsSnapshot(req)) {
+          await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, streamed);
+        } else {
+          await streamed({ batches: () => projects.listVisible(caller, filter, STREAM_BATCH_SIZE) });
+        }
+        return;
       }
-      return;
-    }
-    const page = await projects.listPage(caller, filter, after, query.page_size ?? DEFAULT_PAGE_SIZE);
-    const body: { projects: ProjectFull[]; next_page_token?: string } = {
-      projects: page.projects.map(listedProjectFull),
-    };
-    if (page.next) {
-      body.next_page_token = encodePageToken(page.next);
-      res.setHeader('Link', nextPageLink(req, page.next));
-    }
-    sendRepresentation(req, res, 200, 'Projects', body);
+      const page = await projects.listPage(caller, filter, after, query.page_size ?? DEFAULT_PAGE_SIZE);
+      const body: { projects: ProjectFull[]; next_page_token?: string } = {
+        projects: page.projects.map(listedProjectFull),
+      };
+      if (page.next) {
+        body.next_page_token = encodePageToken(page.next);
+        res.setHeader('Link', nextPageLink(req, page.next));
+      }
+      send(body);
+    },
   });
 
-  router.post('/projects', rawBody, async (req, res) => {
-    checkVersion(req);
-    syncRequested(req);
-    const request = CreateProjectRequest.parse(readBody(req, 'CreateProjectRequest'));
-    const project = await projects.create(callerOf(res), newProjectOf(request));
-    res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
-    sendWithEtag(req, res, 201, 'ProjectFull', projectFullOf(project), etagOf('base', project.baseRevision));
+  table.add({
+    method: 'post',
+    path: '/projects',
+    operationId: 'create-project',
+    summary: 'Create a project under a parent the caller may write',
+    request: { query: VersionQuery, headers: CreateHeaders, body: 'CreateProjectRequest' },
+    response: { status: 201, description: 'created', headers: etagHeader, representation: 'ProjectFull' },
+    errors: [400, 401, 403, 406, 409, 415, 500, 503],
+    async handle({ req, res, caller, body, send }) {
+      const project = await projects.create(caller, newProjectOf(body));
+      res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
+      send(projectFullOf(project), { etag: etagOf('base', project.baseRevision) });
+    },
   });
 
-  router.get('/projects/:uid', async (req, res) => {
-    checkVersion(req);
-    const project = await projects.getBase(callerOf(res), uidForRead(req));
-    sendCurrent(req, res, 'ProjectBase', projectBaseOf(project), 'base', project.baseRevision);
+  table.add({
+    method: 'get',
+    path: '/projects/{uid}',
+    operationId: 'get-one-project-base',
+    // A malformed uid names no project: 404 (the seed lists no 400 for reads).
+    request: { query: VersionQuery, params: UidPath, malformedParams: projectNotFound, headers: ReadHeaders },
+    response: {
+      status: 200,
+      description: 'the base representation',
+      headers: etagHeader,
+      representation: 'ProjectBase',
+    },
+    notModified: notModifiedResponse,
+    errors: [400, 401, 404, 406, 500, 503],
+    async handle(context) {
+      const project = await projects.getBase(context.caller, context.params.uid.toLowerCase());
+      sendCurrent(context, projectBaseOf(project), 'base', project.baseRevision);
+    },
   });
 
-  router.put('/projects/:uid', rawBody, async (req, res) => {
-    checkVersion(req);
-    syncRequested(req);
-    const uid = uidForWrite(req);
-    const request = UpdateProjectBaseRequest.parse(readBody(req, 'UpdateProjectBaseRequest'));
-    const project = await projects.updateBase(
-      callerOf(res),
-      uid,
-      projectBaseUpdateOf(request),
-      revisionsAllowedBy(ifMatchOf(req), 'base'),
-    );
-    sendWithEtag(req, res, 200, 'ProjectBase', projectBaseOf(project), etagOf('base', project.baseRevision));
+  table.add({
+    method: 'put',
+    path: '/projects/{uid}',
+    operationId: 'update-project-base',
+    request: {
+      query: VersionQuery,
+      params: UidPath,
+      headers: WriteHeaders,
+      body: 'UpdateProjectBaseRequest',
+    },
+    response: { status: 200, description: 'updated', headers: etagHeader, representation: 'ProjectBase' },
+    errors: [400, 401, 403, 404, 406, 409, 412, 415, 500, 503],
+    async handle({ caller, params, headers, body, send }) {
+      const project = await projects.updateBase(
+        caller,
+        params.uid.toLowerCase(),
+        projectBaseUpdateOf(body),
+        revisionsAllowedBy(headers['If-Match'], 'base'),
+      );
+      send(projectBaseOf(project), { etag: etagOf('base', project.baseRevision) });
+    },
   });
 
-  router.delete('/projects/:uid', async (req, res) => {
-    checkVersion(req);
-    syncRequested(req);
-    const uid = uidForWrite(req);
-    await projects.delete(callerOf(res), uid, revisionsAllowedBy(ifMatchOf(req), 'base'));
-    res.status(204).end();
+  table.add({
+    method: 'delete',
+    path: '/projects/{uid}',
+    operationId: 'delete-project',
+    request: { query: VersionQuery, params: UidPath, headers: WriteHeaders },
+    response: { status: 204, description: 'deleted' },
+    errors: [400, 401, 403, 404, 409, 412, 500, 503],
+    async handle({ res, caller, params, headers }) {
+      await projects.delete(
+        caller,
+        params.uid.toLowerCase(),
+        revisionsAllowedBy(headers['If-Match'], 'base'),
+      );
+      res.status(204).end();
+    },
   });
 
-  router.get('/projects/:uid/settings', async (req, res) => {
-    checkVersion(req);
-    const project = await projects.getSettings(callerOf(res), uidForRead(req));
-    sendCurrent(
-      req,
-      res,
-      'ProjectSettings',
-      projectSettingsOf(project),
-      'settings',
-      project.settingsRevision,
-    );
+  table.add({
+    method: 'get',
+    path: '/projects/{uid}/settings',
+    operationId: 'get-one-project-settings',
+    request: { query: VersionQuery, params: UidPath, malformedParams: projectNotFound, headers: ReadHeaders },
+    response: {
+      status: 200,
+      description: 'the settings',
+      headers: etagHeader,
+      representation: 'ProjectSettings',
+    },
+    notModified: notModifiedResponse,
+    errors: [400, 401, 403, 404, 406, 500, 503],
+    async handle(context) {
+      const project = await projects.getSettings(context.caller, context.params.uid.toLowerCase());
+      sendCurrent(context, projectSettingsOf(project), 'settings', project.settingsRevision);
+    },
   });
 
-  router.put('/projects/:uid/settings', rawBody, async (req, res) => {
-    checkVersion(req);
-    syncRequested(req);
-    const uid = uidForWrite(req);
-    const request = UpdateProjectSettingsRequest.parse(readBody(req, 'UpdateProjectSettingsRequest'));
-    const project = await projects.updateSettings(
-      callerOf(res),
-      uid,
-      projectSettingsUpdateOf(request),
-      revisionsAllowedBy(ifMatchOf(req), 'settings'),
-    );
-    sendWithEtag(
-      req,
-      res,
-      200,
-      'ProjectSettings',
-      projectSettingsOf(project),
-      etagOf('settings', project.settingsRevision),
-    );
+  table.add({
+    method: 'put',
+    path: '/projects/{uid}/settings',
+    operationId: 'update-project-settings',
+    request: {
+      query: VersionQuery,
+      params: UidPath,
+      headers: WriteHeaders,
+      body: 'UpdateProjectSettingsRequest',
+    },
+    response: { status: 200, description: 'updated', headers: etagHeader, representation: 'ProjectSettings' },
+    errors: [400, 401, 403, 404, 406, 412, 415, 500, 503],
+    async handle({ caller, params, headers, body, send }) {
+      const project = await projects.updateSettings(
+        caller,
+        params.uid.toLowerCase(),
+        projectSettingsUpdateOf(body),
+        revisionsAllowedBy(headers['If-Match'], 'settings'),
+      );
+      send(projectSettingsOf(project), { etag: etagOf('settings', project.settingsRevision) });
+    },
   });
 
-  // Unsupported methods on known paths are 405, not 404.
-  const allowed: Record<string, string> = {
-    '/projects': 'GET, POST',
-    '/projects/:uid': 'GET, PUT, DELETE',
-    '/projects/:uid/settings': 'GET, PUT',
-  };
-  for (const [path, methods] of Object.entries(allowed)) {
-    router.all(path, () => {
-      throw createHttpError(405, 'method not allowed', { headers: { Allow: methods } });
-    });
-  }
-
-  return router;
+  return table;
 }

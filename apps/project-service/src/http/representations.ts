@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   CreateProjectRequest,
   ErrorBody,
@@ -18,20 +19,27 @@ const NESTED_TYPES = {
   projects: 'ProjectFull',
 };
 
-/** Every request and response representation by name: the XML root element and the gob type name. */
-export const representations = {
-  CreateProjectRequest: shapeOf(CreateProjectRequest, 'CreateProjectRequest', NESTED_TYPES),
-  UpdateProjectBaseRequest: shapeOf(UpdateProjectBaseRequest, 'UpdateProjectBaseRequest', NESTED_TYPES),
-  UpdateProjectSettingsRequest: shapeOf(
-    UpdateProjectSettingsRequest,
-    'UpdateProjectSettingsRequest',
-    NESTED_TYPES,
-  ),
-  ProjectBase: shapeOf(ProjectBase, 'ProjectBase', NESTED_TYPES),
-  ProjectSettings: shapeOf(ProjectSettings, 'ProjectSettings', NESTED_TYPES),
-  ProjectFull: shapeOf(ProjectFull, 'ProjectFull', NESTED_TYPES),
-  Projects: shapeOf(ProjectList, 'Projects', NESTED_TYPES),
-  Error: shapeOf(ErrorBody, 'Error', NESTED_TYPES),
-} satisfies Record<string, ObjectShape>;
+/**
+ * Every request and response representation by name (the XML root element and the gob type
+ * name) and the zod schema that declares it.
+ */
+export const representationSchemas = {
+  CreateProjectRequest,
+  UpdateProjectBaseRequest,
+  UpdateProjectSettingsRequest,
+  ProjectBase,
+  ProjectSettings,
+  ProjectFull,
+  Projects: ProjectList,
+  Error: ErrorBody,
+} satisfies Record<string, z.ZodType>;
 
-export type RepresentationName = keyof typeof representations;
+export type RepresentationName = keyof typeof representationSchemas;
+
+/** A representation's value, as its schema parses it. */
+export type RepresentationOf<Name extends RepresentationName> = z.infer<(typeof representationSchemas)[Name]>;
+
+/** The shape of every representation, what the XML and gob codecs read and write. */
+export const representations = Object.fromEntries(
+  Object.entries(representationSchemas).map(([name, schema]) => [name, shapeOf(schema, name, NESTED_TYPES)]),
+) as Record<RepresentationName, ObjectShape>;

@@ -310,3 +310,23 @@ export const ListProjectsQuery = z.object({
     .openapi({ description: 'only public (true) or private (false) projects' }),
 });
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
+
+/** The query of every operation but the list. */
+export const VersionQuery = z.object({ v: VersionParameter });
+
+export const UidPath = z.object({ uid: UidParameter });
+
+export const WriteHeaders = z.object({
+  'X-Sync': SyncHeader,
+  'If-Match': z
+    .string()
+    .optional()
+    .openapi({ description: 'ETag the write is conditional on (quoted, bare or *)' }),
+});
+
+export const ReadHeaders = z.object({
+  'If-None-Match': z
+    .string()
+    .optional()
+    .openapi({ description: 'ETag of the copy the client holds; 304 when current' }),
+});

@@ -1,0 +1,245 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { createHttpError } from '@repo/http-errors';
+import express, { Router, type Request, type Response } from 'express';
+import type { z, ZodObject, ZodType } from 'zod';
+import type { Caller } from '../domain/caller';
+import { callerOf } from './authentication';
+import type { RepeatableList } from './body-codecs';
+import { BODY_MEDIA_TYPES, readBody, sendRepresentation, streamListRepresentation } from './negotiation';
+import { representationSchemas, type RepresentationName, type RepresentationOf } from './representations';
+import { VersionQuery } from './schemas';
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+export type RequestRepresentation =
+  'CreateProjectRequest' | 'UpdateProjectBaseRequest' | 'UpdateProjectSettingsRequest';
+export type ResponseRepresentation = Exclude<RepresentationName, RequestRepresentation | 'Error'>;
+
+/** Response headers as the OpenAPI document lists them. */
+export type ResponseHeaders = Record<string, { description?: string; schema: { type: 'string' } }>;
+
+type Parsed<Schema> = Schema extends ZodObject ? z.infer<Schema> : Record<string, never>;
+
+export interface OperationContext<Query, Headers, Params, Body, Result> {
+  req: Request;
+  res: Response;
+  /** The authenticated caller (every operation is behind the bearer token check). */
+  caller: Caller;
+  query: Query;
+  headers: Headers;
+  params: Params;
+  body: Body;
+  /** Sends the declared response representation in the negotiated format. */
+  send(value: Result, options?: { etag?: string }): void;
+  /** Streams the declared list representation: `field` holds the items of `list`. */
+  stream(field: string, list: RepeatableList): Promise<void>;
+}
+
+/** One operation, declared once: the Express route, the 405 `Allow` map and the OpenAPI entry come from it. */
+export interface OperationDeclaration<
+  Query extends ZodObject | undefined,
+  Headers extends ZodObject | undefined,
+  Params extends ZodObject | undefined,
+  Body extends RequestRepresentation | undefined,
+  Result extends ResponseRepresentation | undefined,
+> {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/projects/{uid}`. */
+  path: string;
+  operationId: string;
+  summary?: string;
+  request: {
+    query?: Query;
+    /** Header names as the document spells them; a repeated header reads as one comma-joined value. */
+    headers?: Headers;
+    params?: Params;
+    /** The error for path parameters that fail their schema; a 400 naming them when not given. */
+    malformedParams?: () => Error;
+    /** The request body's representation, in JSON, XML or gob by Content-Type. */
+    body?: Body;
+  };
+  response: {
+    status: number;
+    description: string;
+    headers?: ResponseHeaders;
+    representation?: Result;
+  };
+  /** 304 on a current If-None-Match. */
+  notModified?: { description: string; headers: ResponseHeaders };
+  errors: number[];
+  handle(
+    context: OperationContext<
+      Parsed<Query>,
+      Parsed<Headers>,
+      Parsed<Params>,
+      Body extends RequestRepresentation ? RepresentationOf<Body> : undefined,
+      Result extends ResponseRepresentation ? RepresentationOf<Result> : never
+    >,
+  ): Promise<void>;
+}
+
+type Operation = OperationDeclaration<
+  ZodObject | undefined,
+  ZodObject | undefined,
+  ZodObject | undefined,
+  RequestRepresentation | undefined,
+  ResponseRepresentation | undefined
+>;
+
+const errorDescriptions: Record<number, string> = {
+  400: 'bad request',
+  401: 'missing or invalid token',
+  403: 'the caller may view the project but not do this',
+  404: 'resource not found (or not visible to the caller)',
+  406: 'no acceptable response media type',
+  409: 'conflict',
+  412: 'If-Match does not match the current ETag',
+  415: 'unsupported request media type',
+  500: 'internal server error',
+  503: 'service unavailable',
+};
+
+const BODY_LIMIT = '1mb';
+// Raw bytes only; negotiation.ts decodes them by Content-Type.
+const rawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+/** Every request and response body comes in each media type a codec reads and writes. */
+function inEveryMediaType(schema: ZodType) {
+  return Object.fromEntries(BODY_MEDIA_TYPES.map((mediaType) => [mediaType, { schema }]));
+}
+
+function headerValues(req: Request, schema: ZodObject): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.keys(schema.shape).map((name) => {
+      const value = req.headers[name.toLowerCase()];
+      return [name, Array.isArray(value) ? value.join(', ') : value];
+    }),
+  );
+}
+
+function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The operations of the service, each declared once. */
+export class RouteTable {
+  private readonly operations: Operation[] = [];
+
+  add<
+    Query extends ZodObject | undefined,
+    Headers extends ZodObject | undefined,
+    Params extends ZodObject | undefined,
+    Body extends RequestRepresentation | undefined,
+    Result extends ResponseRepresentation | undefined,
+  >(operation: OperationDeclaration<Query, Headers, Params, Body, Result>): void {
+    this.operations.push(operation as unknown as Operation);
+  }
+
+  /** The Express routes, then 405 with `Allow` for the other methods on each declared path. */
+  router(): Router {
+    const router = Router();
+    const allowed = new Map<string, string[]>();
+    for (const operation of this.operations) {
+      const path = expressPath(operation.path);
+      const handlers = operation.request.body ? [rawBody] : [];
+      router[operation.method](path, ...handlers, (req, res) => this.run(operation, req, res));
+      allowed.set(path, [...(allowed.get(path) ?? []), operation.method.toUpperCase()]);
+    }
+    for (const [path, methods] of allowed) {
+      router.all(path, () => {
+        throw createHttpError(405, 'method not allowed', { headers: { Allow: methods.join(', ') } });
+      });
+    }
+    return router;
+  }
+
+  /** Parses query, headers, path and body in that order (the first failure answers), then handles. */
+  private async run(operation: Operation, req: Request, res: Response): Promise<void> {
+    const { request, response } = operation;
+    // `v`, the API version every operation takes, is checked before anything else.
+    VersionQuery.parse(req.query);
+    const query = request.query ? request.query.parse(req.query) : {};
+    const headers = request.headers ? request.headers.parse(headerValues(req, request.headers)) : {};
+    let params = {};
+    if (request.params) {
+      const result = request.params.safeParse(req.params);
+      if (!result.success) throw request.malformedParams?.() ?? result.error;
+      params = result.data;
+    }
+    const body = request.body
+      ? representationSchemas[request.body].parse(readBody(req, request.body))
+      : undefined;
+    const representation = response.representation;
+    await operation.handle({
+      req,
+      res,
+      caller: callerOf(res),
+      query,
+      headers,
+      params,
+      body,
+      send(value, options) {
+        if (!representation) throw new Error(`${operation.operationId} declares no response body`);
+        if (options?.etag !== undefined) res.setHeader('ETag', options.etag);
+        sendRepresentation(req, res, response.status, representation, value);
+      },
+      stream(field, list) {
+        if (!representation) throw new Error(`${operation.operationId} declares no response body`);
+        return streamListRepresentation(req, res, representation, field, list);
+      },
+    } as Parameters<Operation['handle']>[0]);
+  }
+
+  /** The OpenAPI 3.1 document, from the same zod schemas that validate requests. */
+  document(info: {
+    title: string;
+    version: string;
+    description: string;
+  }): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+    const registry = new OpenAPIRegistry();
+    const bearer = registry.registerComponent('securitySchemes', 'jwt_header_Authorization', {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    const security = [{ [bearer.name]: [] }];
+    for (const { method, path, operationId, summary, request, response, notModified, errors } of this
+      .operations) {
+      registry.registerPath({
+        method,
+        path,
+        operationId,
+        ...(summary === undefined ? {} : { summary }),
+        security,
+        request: {
+          ...(request.query ? { query: request.query } : {}),
+          ...(request.params ? { params: request.params } : {}),
+          ...(request.headers ? { headers: request.headers } : {}),
+          ...(request.body
+            ? { body: { content: inEveryMediaType(representationSchemas[request.body]), required: true } }
+            : {}),
+        },
+        responses: {
+          [response.status]: {
+            description: response.description,
+            ...(response.headers ? { headers: response.headers } : {}),
+            ...(response.representation
+              ? { content: inEveryMediaType(representationSchemas[response.representation]) }
+              : {}),
+          },
+          ...(notModified ? { 304: notModified } : {}),
+          ...Object.fromEntries(
+            errors.map((status) => [
+              String(status),
+              {
+                description: errorDescriptions[status] ?? 'error',
+                content: inEveryMediaType(representationSchemas.Error),
+              },
+            ]),
+          ),
+        },
+      });
+    }
+    return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info });
+  }
+}
