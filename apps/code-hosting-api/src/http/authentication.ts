@@ -29,10 +29,6 @@ export function authenticationOf(res: Response): Authentication {
   );
 }
 
-export function callerOf(res: Response): Caller {
-  return authenticationOf(res).caller;
-}
-
 async function fromToken(accounts: AccountService, secret: string): Promise<Authentication> {
   const found = await accounts.authenticateToken(secret);
   if (!found) throw unauthorized(invalidCredentials);

@@ -3,27 +3,52 @@ import { forbidden, unauthorized } from '@repo/http-errors';
 import { Router, type Request, type Response } from 'express';
 import type { IRouter } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
+import type { Caller } from '../domain/caller';
+import { listOptions, type ListOptions, type PagingSettings } from '../domain/pagination';
+import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
 import { authenticationOf } from './authentication';
+import { setListHeaders } from './list-headers';
 import { apiError } from './schemas';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-export interface RouteContext<Body, Query> {
+/** `{ org: string; username: string }` for `/users/{username}/orgs/{org}/permissions`. */
+export type PathParameters<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? { [Key in Name]: string } & PathParameters<Rest>
+  : unknown;
+
+export interface RouteContext<Path extends string, Body, Query> {
   req: Request;
   res: Response;
+  /** Who is asking (after authentication and sudo). */
+  caller: Caller;
   body: Body;
   query: Query;
-  params: Record<string, string>;
+  params: PathParameters<Path>;
+  /** `page` and `limit` as Gitea corrects them (list operations). */
+  paging: ListOptions;
+  /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
+  sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
+}
+
+/**
+ * A numeric path id (team id, issue index). Anything that is not a safe integer
+ * cannot name a row of ours (ids stay far below 2^53), so it becomes -1: not found.
+ */
+export function numericParameter(value: string): number {
+  const id = /^\d+$/.test(value) ? Number(value) : -1;
+  return Number.isSafeInteger(id) ? id : -1;
 }
 
 export interface RouteDefinition<
+  Path extends string,
   BodySchema extends ZodType | undefined,
   QuerySchema extends ZodObject | undefined,
 > {
   method: Method;
   /** Gitea-style path under /api/v1, e.g. `/orgs/{org}`. */
-  path: string;
+  path: Path;
   operationId: string;
   summary: string;
   tag: string;
@@ -37,6 +62,7 @@ export interface RouteDefinition<
   errors: number[];
   handle: (
     context: RouteContext<
+      Path,
       BodySchema extends ZodType ? z.infer<BodySchema> : undefined,
       QuerySchema extends ZodObject ? z.infer<QuerySchema> : Record<string, never>
     >,
@@ -58,9 +84,13 @@ export class RouteTable {
   readonly router: IRouter = Router();
   private readonly registry = new OpenAPIRegistry();
 
-  add<BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
-    route: RouteDefinition<BodySchema, QuerySchema>,
+  /** rootUrl: the base of Link headers; paging: the deployment's page sizes. */
+  constructor(private readonly options: { rootUrl: string; paging: PagingSettings }) {}
+
+  add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
+    route: RouteDefinition<Path, BodySchema, QuerySchema>,
   ): void {
+    const { rootUrl, paging: pagingSettings } = this.options;
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     this.router[route.method](expressPath, async (req, res) => {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
@@ -73,12 +103,19 @@ export class RouteTable {
       }
       const body = route.body ? route.body.parse(req.body ?? {}) : undefined;
       const query = route.query ? route.query.parse(req.query) : {};
+      const paging = listOptions(query as { page?: unknown; limit?: unknown }, pagingSettings);
       await route.handle({
         req,
         res,
+        caller,
         body,
         query,
-        params: req.params as Record<string, string>,
+        params: req.params,
+        paging,
+        sendPage(page, toWire) {
+          setListHeaders(req, res, rootUrl, page.total, paging);
+          res.json(page.items.map(toWire));
+        },
       } as Parameters<typeof route.handle>[0]);
     });
 

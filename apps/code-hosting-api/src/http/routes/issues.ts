@@ -1,0 +1,108 @@
+import type { ApiServices } from '../api-routes';
+import { numericParameter, type RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/** Issues and pull requests (Gitea routers/api/v1/repo/issue.go, pull.go). */
+export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServices): void {
+  table.add({
+    method: 'get',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueListIssues',
+    summary: "List a repository's issues",
+    tag: 'issue',
+    scope: 'issue',
+    query: s.issueListQuery,
+    success: { status: 200, description: 'IssueList', schema: s.issue, list: true },
+    errors: [404],
+    async handle({ caller, query, params, paging, sendPage }) {
+      const { page, repository } = await repositories.listIssues(
+        caller,
+        params.owner,
+        params.repo,
+        { state: query.state ?? 'open', kind: query.type ?? 'all' },
+        paging,
+      );
+      sendPage(page, (issue) => wire.toIssue(issue, repository, caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueCreateIssue',
+    summary: 'Create an issue',
+    tag: 'issue',
+    scope: 'issue',
+    body: s.createIssueOption,
+    success: { status: 201, description: 'Issue', schema: s.issue },
+    errors: [401, 403, 404, 422, 423],
+    async handle({ res, caller, body, params }) {
+      const { issue, repository } = await repositories.createIssue(caller, params.owner, params.repo, body);
+      res.status(201).json(wire.toIssue(issue, repository, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueGetIssue',
+    summary: 'Get an issue',
+    tag: 'issue',
+    scope: 'issue',
+    success: { status: 200, description: 'Issue', schema: s.issue },
+    errors: [404],
+    async handle({ res, caller, params }) {
+      const { issue, repository } = await repositories.getIssue(
+        caller,
+        params.owner,
+        params.repo,
+        numericParameter(params.index),
+      );
+      res.json(wire.toIssue(issue, repository, caller));
+    },
+  });
+
+  table.add({
+    method: 'patch',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueEditIssue',
+    summary: 'Edit an issue',
+    tag: 'issue',
+    scope: 'issue',
+    body: s.editIssueOption,
+    success: { status: 201, description: 'Issue', schema: s.issue },
+    errors: [401, 403, 404, 423],
+    async handle({ res, caller, body, params }) {
+      const { issue, repository } = await repositories.editIssue(
+        caller,
+        params.owner,
+        params.repo,
+        numericParameter(params.index),
+        body,
+      );
+      // Gitea answers an issue edit with 201.
+      res.status(201).json(wire.toIssue(issue, repository, caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/repos/{owner}/{repo}/pulls',
+    operationId: 'repoCreatePullRequest',
+    summary: 'Create a pull request',
+    tag: 'repository',
+    scope: 'repository',
+    body: s.createPullRequestOption,
+    success: { status: 201, description: 'PullRequest', schema: s.pullRequest },
+    errors: [401, 403, 404, 422, 423],
+    async handle({ res, caller, body, params }) {
+      const { issue, repository, level } = await repositories.createPullRequest(
+        caller,
+        params.owner,
+        params.repo,
+        body,
+      );
+      res.status(201).json(wire.toPullRequest(issue, repository, level, caller));
+    },
+  });
+}

@@ -1,0 +1,177 @@
+import type { ApiServices } from '../api-routes';
+import type { RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/** Organizations: the seed's ten operations (Gitea routers/api/v1/org/org.go). */
+export function organizationRoutes(table: RouteTable, { organizations, wire }: ApiServices): void {
+  table.add({
+    method: 'get',
+    path: '/user/orgs',
+    operationId: 'orgListCurrentUserOrgs',
+    summary: "List the current user's organizations",
+    tag: 'organization',
+    scope: 'organization',
+    query: s.listQuery,
+    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    errors: [401, 404],
+    async handle({ caller, paging, sendPage }) {
+      const page = await organizations.listOwn(caller, paging);
+      sendPage(page, (org) => wire.toOrganization(org, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/users/{username}/orgs',
+    operationId: 'orgListUserOrgs',
+    summary: "List a user's organizations",
+    tag: 'organization',
+    scope: 'organization',
+    query: s.listQuery,
+    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    errors: [404],
+    async handle({ caller, params, paging, sendPage }) {
+      const page = await organizations.listOfUser(caller, params.username, paging);
+      sendPage(page, (org) => wire.toOrganization(org, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/users/{username}/orgs/{org}/permissions',
+    operationId: 'orgGetUserPermissions',
+    summary: 'Get user permissions in organization',
+    tag: 'organization',
+    scope: 'organization',
+    success: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
+    errors: [401, 403, 404],
+    async handle({ res, caller, params }) {
+      res.json(wire.toPermissions(await organizations.permissions(caller, params.username, params.org)));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/orgs',
+    operationId: 'orgGetAll',
+    summary: 'Get list of organizations',
+    tag: 'organization',
+    scope: 'organization',
+    query: s.listQuery,
+    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    errors: [],
+    async handle({ caller, paging, sendPage }) {
+      const page = await organizations.listAll(caller, paging);
+      sendPage(page, (org) => wire.toOrganization(org, caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/orgs',
+    operationId: 'orgCreate',
+    summary: 'Create an organization',
+    tag: 'organization',
+    scope: 'organization',
+    body: s.createOrgOption,
+    success: { status: 201, description: 'Organization', schema: s.organization },
+    errors: [401, 403, 422],
+    async handle({ res, caller, body }) {
+      const org = await organizations.create(caller, body.username, {
+        fullName: body.full_name,
+        email: body.email,
+        description: body.description,
+        website: body.website,
+        location: body.location,
+        visibility: body.visibility || undefined,
+        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+      });
+      res.status(201).json(wire.toOrganization(org, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/orgs/{org}',
+    operationId: 'orgGet',
+    summary: 'Get an organization',
+    tag: 'organization',
+    scope: 'organization',
+    success: { status: 200, description: 'Organization', schema: s.organization },
+    errors: [404],
+    async handle({ res, caller, params }) {
+      res.json(wire.toOrganization(await organizations.get(caller, params.org), caller));
+    },
+  });
+
+  table.add({
+    method: 'patch',
+    path: '/orgs/{org}',
+    operationId: 'orgEdit',
+    summary: 'Edit an organization',
+    tag: 'organization',
+    scope: 'organization',
+    body: s.editOrgOption,
+    success: { status: 200, description: 'Organization', schema: s.organization },
+    errors: [401, 403, 404, 422],
+    async handle({ res, caller, body, params }) {
+      const org = await organizations.edit(caller, params.org, {
+        fullName: body.full_name,
+        email: body.email,
+        description: body.description,
+        website: body.website,
+        location: body.location,
+        visibility: body.visibility,
+        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+      });
+      res.json(wire.toOrganization(org, caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/orgs/{org}/rename',
+    operationId: 'renameOrg',
+    summary: 'Rename an organization',
+    tag: 'organization',
+    scope: 'organization',
+    body: s.renameOrgOption,
+    success: { status: 204, description: 'renamed' },
+    errors: [401, 403, 404, 422],
+    async handle({ res, caller, body, params }) {
+      await organizations.rename(caller, params.org, body.new_name);
+      res.status(204).end();
+    },
+  });
+
+  table.add({
+    method: 'delete',
+    path: '/orgs/{org}',
+    operationId: 'orgDelete',
+    summary: 'Delete an organization',
+    tag: 'organization',
+    scope: 'organization',
+    success: { status: 204, description: 'deleted' },
+    errors: [401, 403, 404, 409],
+    async handle({ res, caller, params }) {
+      await organizations.remove(caller, params.org);
+      res.status(204).end();
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/orgs/{org}/activities/feeds',
+    operationId: 'orgListActivityFeeds',
+    summary: "List an organization's activity feeds",
+    tag: 'organization',
+    scope: 'organization',
+    query: s.feedQuery,
+    success: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
+    errors: [404, 422],
+    async handle({ caller, query, params, paging, sendPage }) {
+      const page = await organizations.feed(caller, params.org, query.date, paging);
+      sendPage(page, ({ action, level }) => wire.toActivity(action, caller, level));
+    },
+  });
+}

@@ -1,0 +1,120 @@
+import type { ApiServices } from '../api-routes';
+import type { RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/** Repositories and collaborators (Gitea routers/api/v1/repo/repo.go, collaborators.go). */
+export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiServices): void {
+  table.add({
+    method: 'post',
+    path: '/user/repos',
+    operationId: 'createCurrentUserRepo',
+    summary: 'Create a repository',
+    tag: 'repository',
+    scope: 'repository',
+    body: s.createRepoOption,
+    success: { status: 201, description: 'Repository', schema: s.repository },
+    errors: [401, 409, 422],
+    async handle({ res, caller, body }) {
+      const { repository, level } = await repositories.createForUser(caller, {
+        name: body.name,
+        description: body.description,
+        isPrivate: body.private,
+      });
+      res.status(201).json(wire.toRepository(repository, level, caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/orgs/{org}/repos',
+    operationId: 'createOrgRepo',
+    summary: 'Create a repository in an organization',
+    tag: 'organization',
+    scope: 'repository',
+    body: s.createRepoOption,
+    success: { status: 201, description: 'Repository', schema: s.repository },
+    errors: [401, 403, 404, 409, 422],
+    async handle({ res, caller, body, params }) {
+      const { repository, level } = await repositories.createForOrganization(caller, params.org, {
+        name: body.name,
+        description: body.description,
+        isPrivate: body.private,
+      });
+      res.status(201).json(wire.toRepository(repository, level, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoGet',
+    summary: 'Get a repository',
+    tag: 'repository',
+    scope: 'repository',
+    success: { status: 200, description: 'Repository', schema: s.repository },
+    errors: [404],
+    async handle({ res, caller, params }) {
+      const { repository, level } = await repositories.readable(caller, params.owner, params.repo);
+      res.json(wire.toRepository(repository, level, caller));
+    },
+  });
+
+  table.add({
+    method: 'patch',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoEdit',
+    summary: "Edit a repository's properties",
+    tag: 'repository',
+    scope: 'repository',
+    body: s.editRepoOption,
+    success: { status: 200, description: 'Repository', schema: s.repository },
+    errors: [401, 403, 404, 422, 423],
+    async handle({ res, caller, body, params }) {
+      const { repository, level } = await repositories.edit(caller, params.owner, params.repo, {
+        name: body.name,
+        description: body.description,
+        website: body.website,
+        isPrivate: body.private,
+        isArchived: body.archived,
+      });
+      res.json(wire.toRepository(repository, level, caller));
+    },
+  });
+
+  table.add({
+    method: 'delete',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repoDelete',
+    summary: 'Delete a repository',
+    tag: 'repository',
+    scope: 'repository',
+    success: { status: 204, description: 'deleted' },
+    errors: [401, 403, 404],
+    async handle({ res, caller, params }) {
+      await repositories.remove(caller, params.owner, params.repo);
+      res.status(204).end();
+    },
+  });
+
+  table.add({
+    method: 'put',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
+    operationId: 'repoAddCollaborator',
+    summary: 'Add or update a collaborator',
+    tag: 'repository',
+    scope: 'repository',
+    body: s.addCollaboratorOption,
+    success: { status: 204, description: 'added' },
+    errors: [401, 403, 404, 422, 423],
+    async handle({ res, caller, body, params }) {
+      await repositories.setCollaborator(
+        caller,
+        params.owner,
+        params.repo,
+        params.collaborator,
+        body.permission ?? 'write',
+      );
+      res.status(204).end();
+    },
+  });
+}

@@ -1,0 +1,74 @@
+import type { ApiServices } from '../api-routes';
+import { numericParameter, type RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/** Teams and their members (Gitea routers/api/v1/org/team.go). */
+export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): void {
+  table.add({
+    method: 'post',
+    path: '/orgs/{org}/teams',
+    operationId: 'orgCreateTeam',
+    summary: 'Create a team',
+    tag: 'organization',
+    scope: 'organization',
+    body: s.createTeamOption,
+    success: { status: 201, description: 'Team', schema: s.team },
+    errors: [401, 403, 404, 422],
+    async handle({ res, caller, body, params }) {
+      const { team, org } = await teams.create(caller, params.org, {
+        name: body.name,
+        description: body.description,
+        permission: body.permission,
+        canCreateOrgRepo: body.can_create_org_repo,
+        includesAllRepositories: body.includes_all_repositories,
+      });
+      res.status(201).json(wire.toTeam(team, org, caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/orgs/{org}/teams',
+    operationId: 'orgListTeams',
+    summary: "List an organization's teams",
+    tag: 'organization',
+    scope: 'organization',
+    query: s.listQuery,
+    success: { status: 200, description: 'TeamList', schema: s.team, list: true },
+    errors: [401, 403, 404],
+    async handle({ caller, params, paging, sendPage }) {
+      const { page, org } = await teams.list(caller, params.org, paging);
+      sendPage(page, (team) => wire.toTeam(team, org, caller));
+    },
+  });
+
+  table.add({
+    method: 'put',
+    path: '/teams/{id}/members/{username}',
+    operationId: 'orgAddTeamMember',
+    summary: 'Add a team member',
+    tag: 'organization',
+    scope: 'organization',
+    success: { status: 204, description: 'added' },
+    errors: [401, 403, 404],
+    async handle({ res, caller, params }) {
+      await teams.addMember(caller, numericParameter(params.id), params.username);
+      res.status(204).end();
+    },
+  });
+
+  table.add({
+    method: 'delete',
+    path: '/teams/{id}/members/{username}',
+    operationId: 'orgRemoveTeamMember',
+    summary: 'Remove a team member',
+    tag: 'organization',
+    scope: 'organization',
+    success: { status: 204, description: 'removed' },
+    errors: [401, 403, 404, 409],
+    async handle({ res, caller, params }) {
+      await teams.removeMember(caller, numericParameter(params.id), params.username);
+      res.status(204).end();
+    },
+  });
+}

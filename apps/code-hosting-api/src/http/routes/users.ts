@@ -1,0 +1,73 @@
+import { requireUser } from '../../domain/caller';
+import type { ApiServices } from '../api-routes';
+import type { RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/** Users and their access tokens (Gitea routers/api/v1/user). */
+export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): void {
+  table.add({
+    method: 'get',
+    path: '/user',
+    operationId: 'userGetCurrent',
+    summary: 'Get the authenticated user',
+    tag: 'user',
+    scope: 'user',
+    success: { status: 200, description: 'User', schema: s.user },
+    errors: [401],
+    async handle({ res, caller }) {
+      res.json(wire.toUser(requireUser(caller), caller));
+    },
+  });
+
+  table.add({
+    method: 'get',
+    path: '/users/{username}',
+    operationId: 'userGet',
+    summary: 'Get a user',
+    tag: 'user',
+    scope: 'user',
+    success: { status: 200, description: 'User', schema: s.user },
+    errors: [404],
+    async handle({ res, caller, params }) {
+      res.json(wire.toUser(await accounts.visibleUser(caller, params.username), caller));
+    },
+  });
+
+  table.add({
+    method: 'post',
+    path: '/users/{username}/tokens',
+    operationId: 'userCreateToken',
+    summary: 'Create an access token',
+    tag: 'user',
+    scope: 'user',
+    basicAuthOnly: true,
+    body: s.createAccessTokenOption,
+    success: { status: 201, description: 'AccessToken', schema: s.accessToken },
+    errors: [400, 401, 403, 404],
+    async handle({ res, caller, body, params }) {
+      const { token, secret } = await accounts.createToken(
+        caller,
+        params.username,
+        body.name,
+        body.scopes ?? [],
+      );
+      res.status(201).json(wire.toAccessToken(token, secret));
+    },
+  });
+
+  table.add({
+    method: 'delete',
+    path: '/users/{username}/tokens/{token}',
+    operationId: 'userDeleteAccessToken',
+    summary: 'Delete an access token by id or name',
+    tag: 'user',
+    scope: 'user',
+    basicAuthOnly: true,
+    success: { status: 204, description: 'deleted' },
+    errors: [401, 403, 404],
+    async handle({ res, caller, params }) {
+      await accounts.deleteToken(caller, params.username, params.token);
+      res.status(204).end();
+    },
+  });
+}
