@@ -12,6 +12,8 @@ import type {
 } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { MAX_DEPTH, membershipAlongChain } from './project-access';
+import { listVisibleIn } from './project-list';
 import {
   baseColumns,
   memberRows,
@@ -21,9 +23,6 @@ import {
   withMembers,
 } from './row-mappers';
 
-// A guard against walking forever should a cycle ever reach the table.
-const MAX_DEPTH = 1000;
-
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 
@@ -31,45 +30,12 @@ function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefi
   return allowed === undefined ? undefined : { in: allowed };
 }
 
-interface MembershipRow {
-  found: bigint | number;
-  is_public: boolean | null;
-  writer_of_chain: boolean | null;
-  writer_of_ancestors: boolean | null;
-  auditor_of_chain: boolean | null;
-}
-
 /** The Prisma implementation of the domain's ProjectStore. */
 export class PrismaProjectStore implements ProjectStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async membership(uid: string, principal: string): Promise<ChainMembership | undefined> {
-    // The whole ancestor chain and the caller's roles along it, in one statement.
-    const rows = await this.prisma.$queryRaw<MembershipRow[]>`
-      WITH RECURSIVE chain AS (
-        SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
-        UNION ALL
-        SELECT p.uid, p.parent_uid, p.public, c.depth + 1
-        FROM projects p JOIN chain c ON p.uid = c.parent_uid
-        WHERE c.depth < ${MAX_DEPTH}
-      )
-      SELECT
-        count(*) AS found,
-        bool_or(c.depth = 0 AND c.public) AS is_public,
-        coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
-        coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
-        coalesce(bool_or(m.role = 'auditor'), false) AS auditor_of_chain
-      FROM chain c
-      LEFT JOIN project_members m
-        ON m.project_uid = c.uid AND m.username = ${principal} AND m.role IN ('writer', 'auditor')`;
-    const row = rows[0];
-    if (!row || Number(row.found) === 0) return undefined;
-    return {
-      isPublic: row.is_public === true,
-      writerOfChain: row.writer_of_chain === true,
-      writerOfAncestors: row.writer_of_ancestors === true,
-      auditorOfChain: row.auditor_of_chain === true,
-    };
+  membership(uid: string, principal: string): Promise<ChainMembership | undefined> {
+    return membershipAlongChain(this.prisma, uid, principal);
   }
 
   async find(uid: string): Promise<Project | undefined> {
@@ -199,54 +165,6 @@ export class PrismaProjectStore implements ProjectStore {
       },
     );
   }
-}
-
-/** One page of the projects the caller may view, in list order, after `cursor`. */
-async function listVisibleIn(
-  client: Prisma.TransactionClient,
-  caller: Caller,
-  filter: ListFilter,
-  cursor: ListCursor | undefined,
-  limit: number,
-): Promise<Project[]> {
-  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
-  if (!caller.isAdmin) conditions.push(Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`);
-  if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
-  if (filter.slug !== undefined) conditions.push(Prisma.sql`p.slug = ${filter.slug}`);
-  if (filter.stage !== undefined) conditions.push(Prisma.sql`p.stage = ${filter.stage}`);
-  if (filter.category !== undefined) conditions.push(Prisma.sql`p.category = ${filter.category}`);
-  if (filter.public !== undefined) conditions.push(Prisma.sql`p.public = ${filter.public}`);
-  if (cursor) {
-    // Keyset pagination in the list order; "C" collation makes the order identical on every server.
-    conditions.push(
-      Prisma.sql`(p.name COLLATE "C" > ${cursor.name} COLLATE "C" OR (p.name = ${cursor.name} AND p.uid > ${cursor.uid}::uuid))`,
-    );
-  }
-  // `granted`: the projects where the caller is a writer or auditor, and all their
-  // descendants (roles flow down). Viewer = public or in granted: the SQL form of accessOf().view.
-  const rows = await client.$queryRaw<{ uid: string }[]>`
-    WITH RECURSIVE granted AS (
-      SELECT project_uid AS uid FROM project_members
-      WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
-      UNION
-      SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
-    )
-    SELECT p.uid::text AS uid FROM projects p
-    WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY p.name COLLATE "C", p.uid
-    LIMIT ${limit}`;
-  if (rows.length === 0) return [];
-  const uids = rows.map((row) => row.uid);
-  const projects = await client.project.findMany({
-    where: { uid: { in: uids } },
-    include: withMembers,
-  });
-  const byUid = new Map(projects.map((row) => [row.uid, row]));
-  // A row deleted between the two queries is simply left out.
-  return uids.flatMap((uid) => {
-    const row = byUid.get(uid);
-    return row ? [projectOf(row)] : [];
-  });
 }
 
 function constraintOutcome(error: unknown): WriteOutcome<never> {

@@ -24,9 +24,11 @@ export interface ProjectAccess {
 }
 
 /**
- * The role model of the spec. Writers and auditors inherit down the tree;
+ * The role model of the spec, its one statement: writers and auditors inherit down the tree;
  * a writer is an auditor; a viewer is an auditor or anyone when public.
- * The list filter in src/db/project-store.ts (visibleToCaller) is the SQL form of `view`.
+ * Its SQL lives in src/db/project-access.ts: membershipAlongChain gathers the facts this
+ * decides on, and visibleToCaller is `view` for the whole list at once
+ * (test/access-agreement.test.ts checks that the two agree).
  */
 export function accessOf(caller: Caller, membership: ChainMembership): ProjectAccess {
   if (caller.isAdmin) return { view: true, audit: true, write: true, writeParent: true };

@@ -1,0 +1,79 @@
+import type { ChainMembership } from '../domain/access';
+import type { Caller } from '../domain/caller';
+import { Prisma } from '../generated/prisma/client';
+
+/**
+ * The role model in SQL. Its one TypeScript statement is accessOf() in src/domain/access.ts
+ * (writers and auditors inherit down the tree; a writer is an auditor; a viewer is an auditor,
+ * or anyone when the project is public). The two queries here feed it or restate it:
+ *
+ * - membershipAlongChain: the facts accessOf() decides on, for one project;
+ * - visibleToCaller: accessOf().view for every project at once, for the list.
+ *
+ * test/access-agreement.test.ts checks on random trees that the list (this SQL) shows exactly
+ * the projects GET /projects/{uid} (accessOf) lets the same caller view.
+ */
+
+// A guard against walking forever should a cycle ever reach the table.
+export const MAX_DEPTH = 1000;
+
+interface MembershipRow {
+  found: bigint | number;
+  is_public: boolean | null;
+  writer_of_chain: boolean | null;
+  writer_of_ancestors: boolean | null;
+  auditor_of_chain: boolean | null;
+}
+
+/** The whole ancestor chain of `uid` and the caller's roles along it, in one statement. */
+export async function membershipAlongChain(
+  client: Prisma.TransactionClient,
+  uid: string,
+  principal: string,
+): Promise<ChainMembership | undefined> {
+  const rows = await client.$queryRaw<MembershipRow[]>`
+    WITH RECURSIVE chain AS (
+      SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
+      UNION ALL
+      SELECT p.uid, p.parent_uid, p.public, c.depth + 1
+      FROM projects p JOIN chain c ON p.uid = c.parent_uid
+      WHERE c.depth < ${MAX_DEPTH}
+    )
+    SELECT
+      count(*) AS found,
+      bool_or(c.depth = 0 AND c.public) AS is_public,
+      coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
+      coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
+      coalesce(bool_or(m.role = 'auditor'), false) AS auditor_of_chain
+    FROM chain c
+    LEFT JOIN project_members m
+      ON m.project_uid = c.uid AND m.username = ${principal} AND m.role IN ('writer', 'auditor')`;
+  const row = rows[0];
+  if (!row || Number(row.found) === 0) return undefined;
+  return {
+    isPublic: row.is_public === true,
+    writerOfChain: row.writer_of_chain === true,
+    writerOfAncestors: row.writer_of_ancestors === true,
+    auditorOfChain: row.auditor_of_chain === true,
+  };
+}
+
+/**
+ * accessOf().view as SQL over `projects p`: an admin views everything; anyone else a public
+ * project, or one in `granted`, the projects where the caller is a writer or auditor and all
+ * their descendants (roles flow down). Returns the WITH clause and the WHERE condition.
+ */
+export function visibleToCaller(caller: Caller): { withGranted: Prisma.Sql; condition: Prisma.Sql } {
+  return {
+    withGranted: Prisma.sql`
+      WITH RECURSIVE granted AS (
+        SELECT project_uid AS uid FROM project_members
+        WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
+        UNION
+        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
+      )`,
+    condition: caller.isAdmin
+      ? Prisma.sql`TRUE`
+      : Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`,
+  };
+}
