@@ -37,7 +37,9 @@ export async function writeNewObject(
     }),
   ]);
   if (fed.status === 'fulfilled' && stored.status === 'fulfilled') return { key, size: limit.bytes };
-  await sink.discard(key);
+  // The caller needs the cause (413 or the client's disconnect), not a failed
+  // cleanup: whatever discard could not remove is an orphan the sweep removes.
+  await sink.discard(key).catch(() => undefined);
   throw rootCause(fed, stored);
 }
 
