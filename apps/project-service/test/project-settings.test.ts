@@ -1,0 +1,118 @@
+import { useProjectService } from './app';
+import { admin, createProject, rootUid } from './project-fixtures';
+
+const service = useProjectService();
+let root: string;
+beforeAll(async () => {
+  root = await rootUid(service);
+});
+
+const MISSING_UID = '00000000-0000-4000-8000-000000000000';
+
+describe('project settings', () => {
+  it('returns the settings with their own ETag', async () => {
+    const created = await createProject(service, {
+      parent_uid: root,
+      mission_statement: 'm',
+      announcement_date: '2024-02-29',
+      writers: [{ username: 'w1' }, { username: 'w2', email: 'w2@example.com' }],
+    });
+    const response = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
+    expect(response.body).toEqual({
+      uid: created.uid,
+      announcement_date: '2024-02-29',
+      mission_statement: 'm',
+      writers: [
+        { username: 'w1', name: '', email: '', avatar: '' },
+        { username: 'w2', name: '', email: 'w2@example.com', avatar: '' },
+      ],
+      auditors: [],
+      meeting_coordinators: [],
+      created_at: created.created_at,
+      updated_at: expect.any(String),
+    });
+    expect(response.headers['etag']).toMatch(/^"[^"]+"$/);
+  });
+
+  it('replaces the settings, keeps list order, answers the new ETag and leaves the base ETag unchanged', async () => {
+    const created = await createProject(service, { parent_uid: root, writers: [{ username: 'old' }] });
+    const base = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    const settings = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
+    const auditors = [{ username: 'zed' }, { username: 'amy' }, { username: 'kim' }];
+    const response = await service.request
+      .put(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .set('If-Match', settings.headers['etag'] as string)
+      .send({ auditors, mission_statement: 'new mission' })
+      .expect(200);
+    expect(response.body.writers).toEqual([]);
+    expect(response.body.auditors.map((user: { username: string }) => user.username)).toEqual([
+      'zed',
+      'amy',
+      'kim',
+    ]);
+    expect(response.body.mission_statement).toBe('new mission');
+    expect(response.headers['etag']).not.toBe(settings.headers['etag']);
+    const baseAfter = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    expect(baseAfter.headers['etag']).toBe(base.headers['etag']);
+    expect(baseAfter.body.updated_at).toBe(base.body.updated_at);
+  });
+
+  it('answers 304 for settings when If-None-Match is current', async () => {
+    const created = await createProject(service, { parent_uid: root });
+    const first = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
+    await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .set('If-None-Match', first.headers['etag'] as string)
+      .expect(304);
+  });
+
+  it('answers 412 when the settings If-Match is stale, even if it is the current base ETag', async () => {
+    const created = await createProject(service, { parent_uid: root });
+    const base = await service.request
+      .get(`/projects/${created.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    await service.request
+      .put(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .set('If-Match', base.headers['etag'] as string)
+      .send({})
+      .expect(412);
+  });
+
+  it('answers 404 for settings of a project that does not exist', async () => {
+    await service.request.get(`/projects/${MISSING_UID}/settings`).set('Authorization', admin()).expect(404);
+    await service.request
+      .put(`/projects/${MISSING_UID}/settings`)
+      .set('Authorization', admin())
+      .send({})
+      .expect(404);
+  });
+
+  it('answers 400 for a settings body with a bad field', async () => {
+    const created = await createProject(service, { parent_uid: root });
+    const response = await service.request
+      .put(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .send({ writers: [{ username: 'x', email: 'not-an-email' }] })
+      .expect(400);
+    expect(response.body.message).toBe('writers[0].email: must be a valid email');
+  });
+});
