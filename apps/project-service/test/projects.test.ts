@@ -43,6 +43,15 @@ const fullProject = () => ({
   meeting_coordinators: [{ username: 'mo', name: 'Mo', email: 'mo@example.com', avatar: '' }],
 });
 
+/** POST /projects as the admin with `body` sent as it is, under `contentType`. */
+function postAsIs(contentType: string, body: string) {
+  return service.request
+    .post('/projects')
+    .set('Authorization', admin())
+    .set('Content-Type', contentType)
+    .send(body);
+}
+
 describe('create-project', () => {
   it('creates a project under the root and answers 201 with every field of ProjectFull', async () => {
     const request = fullProject();
@@ -125,12 +134,7 @@ describe('create-project', () => {
   });
 
   it('refuses a body that is not JSON with 400', async () => {
-    const response = await service.request
-      .post('/projects')
-      .set('Authorization', admin())
-      .set('Content-Type', 'application/json')
-      .send('{"slug": ')
-      .expect(400);
+    const response = await postAsIs('application/json', '{"slug": ').expect(400);
     expect(response.body).toEqual({ code: '400', message: expect.stringContaining('malformed') });
   });
 
@@ -148,12 +152,7 @@ describe('create-project', () => {
   });
 
   it('refuses an unsupported Content-Type with 415', async () => {
-    const response = await service.request
-      .post('/projects')
-      .set('Authorization', admin())
-      .set('Content-Type', 'text/plain')
-      .send('slug=x')
-      .expect(415);
+    const response = await postAsIs('text/plain', 'slug=x').expect(415);
     expect(response.body.code).toBe('415');
   });
 });
