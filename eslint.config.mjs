@@ -24,6 +24,34 @@ export default tseslint.config(
     },
   },
   {
+    // The domain holds the rules over plain data: no web framework, no database
+    // client or generated code, no configuration, no wire shapes (src/api, src/http),
+    // no storage module and no database error classifiers.
+    files: ['apps/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@repo/http-errors',
+              importNames: ['isUniqueConstraintViolation', 'isForeignKeyConstraintViolation'],
+              message: 'database outcomes reach the domain as store results',
+            },
+          ],
+          patterns: [
+            { group: ['express', 'express/*', 'pino-http'], message: 'the domain knows no HTTP framework' },
+            { group: ['@prisma/*', 'pg', '@electric-sql/*'], message: 'the domain knows no database client' },
+            {
+              group: ['**/generated/**', '**/db/**', '**/db', '**/config', '**/http/**', '**/api/**', '**/storage/**'],
+              message: 'the domain imports only the domain (and the HTTP error constructors)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
