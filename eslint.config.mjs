@@ -43,7 +43,15 @@ export default tseslint.config(
             { group: ['express', 'express/*', 'pino-http'], message: 'the domain knows no HTTP framework' },
             { group: ['@prisma/*', 'pg', '@electric-sql/*'], message: 'the domain knows no database client' },
             {
-              group: ['**/generated/**', '**/db/**', '**/db', '**/config', '**/http/**', '**/api/**', '**/storage/**'],
+              group: [
+                '**/generated/**',
+                '**/db/**',
+                '**/db',
+                '**/config',
+                '**/http/**',
+                '**/api/**',
+                '**/storage/**',
+              ],
               message: 'the domain imports only the domain (and the HTTP error constructors)',
             },
           ],
