@@ -36,6 +36,22 @@ const etagHeader: ResponseHeaders = {
 };
 const notModifiedResponse = { description: 'not modified', headers: etagHeader };
 const CreateHeaders = WriteHeaders.pick({ 'X-Sync': true });
+/** A read of one project: a malformed uid names no project, so 404 (the seed lists no 400 for reads). */
+const readOneProject = {
+  query: VersionQuery,
+  params: UidPath,
+  malformedParams: projectNotFound,
+  headers: ReadHeaders,
+};
+/** A write of one project: a malformed uid is a 400 (the seed lists 400 for writes). */
+const writeOneProject = { query: VersionQuery, params: UidPath, headers: WriteHeaders };
+
+function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
+  description: string,
+  representation: Name,
+) {
+  return { status: 200, description, headers: etagHeader, representation };
+}
 
 /** GET with If-None-Match: 304 when the client's copy is current. */
 function sendCurrent<Value>(
@@ -147,14 +163,8 @@ export function projectRoutes(projects: ProjectService): RouteTable {
     method: 'get',
     path: '/projects/{uid}',
     operationId: 'get-one-project-base',
-    // A malformed uid names no project: 404 (the seed lists no 400 for reads).
-    request: { query: VersionQuery, params: UidPath, malformedParams: projectNotFound, headers: ReadHeaders },
-    response: {
-      status: 200,
-      description: 'the base representation',
-      headers: etagHeader,
-      representation: 'ProjectBase',
-    },
+    request: readOneProject,
+    response: representationWithEtag('the base representation', 'ProjectBase'),
     notModified: notModifiedResponse,
     errors: [400, 401, 404, 406, 500, 503],
     async handle(context) {
@@ -167,13 +177,8 @@ export function projectRoutes(projects: ProjectService): RouteTable {
     method: 'put',
     path: '/projects/{uid}',
     operationId: 'update-project-base',
-    request: {
-      query: VersionQuery,
-      params: UidPath,
-      headers: WriteHeaders,
-      body: 'UpdateProjectBaseRequest',
-    },
-    response: { status: 200, description: 'updated', headers: etagHeader, representation: 'ProjectBase' },
+    request: { ...writeOneProject, body: 'UpdateProjectBaseRequest' },
+    response: representationWithEtag('updated', 'ProjectBase'),
     errors: [400, 401, 403, 404, 406, 409, 412, 415, 500, 503],
     async handle({ caller, params, headers, body, send }) {
       const project = await projects.updateBase(
@@ -190,7 +195,7 @@ export function projectRoutes(projects: ProjectService): RouteTable {
     method: 'delete',
     path: '/projects/{uid}',
     operationId: 'delete-project',
-    request: { query: VersionQuery, params: UidPath, headers: WriteHeaders },
+    request: writeOneProject,
     response: { status: 204, description: 'deleted' },
     errors: [400, 401, 403, 404, 409, 412, 500, 503],
     async handle({ res, caller, params, headers }) {
@@ -207,13 +212,8 @@ export function projectRoutes(projects: ProjectService): RouteTable {
     method: 'get',
     path: '/projects/{uid}/settings',
     operationId: 'get-one-project-settings',
-    request: { query: VersionQuery, params: UidPath, malformedParams: projectNotFound, headers: ReadHeaders },
-    response: {
-      status: 200,
-      description: 'the settings',
-      headers: etagHeader,
-      representation: 'ProjectSettings',
-    },
+    request: readOneProject,
+    response: representationWithEtag('the settings', 'ProjectSettings'),
     notModified: notModifiedResponse,
     errors: [400, 401, 403, 404, 406, 500, 503],
     async handle(context) {
@@ -226,13 +226,8 @@ export function projectRoutes(projects: ProjectService): RouteTable {
     method: 'put',
     path: '/projects/{uid}/settings',
     operationId: 'update-project-settings',
-    request: {
-      query: VersionQuery,
-      params: UidPath,
-      headers: WriteHeaders,
-      body: 'UpdateProjectSettingsRequest',
-    },
-    response: { status: 200, description: 'updated', headers: etagHeader, representation: 'ProjectSettings' },
+    request: { ...writeOneProject, body: 'UpdateProjectSettingsRequest' },
+    response: representationWithEtag('updated', 'ProjectSettings'),
     errors: [400, 401, 403, 404, 406, 412, 415, 500, 503],
     async handle({ caller, params, headers, body, send }) {
       const project = await projects.updateSettings(
