@@ -1,6 +1,7 @@
 import { HttpError, internalServerError, isHttpError } from './http-error';
 import { readNumber, readProperty, readString } from './guards';
 import { fromDatabaseError } from './database';
+import { fromMalformedPath } from './malformed-path';
 import { fromBusboyError, fromMulterError } from './multipart';
 import { fromRequestBodyError } from './request-body';
 import { fromUnavailableDependency } from './unavailable';
@@ -28,6 +29,7 @@ const MAPPERS: readonly Mapper[] = [
   fromMulterError,
   fromBusboyError,
   fromZodError,
+  fromMalformedPath,
   fromUnavailableDependency,
   fromDatabaseError,
   fromExposedClientError,

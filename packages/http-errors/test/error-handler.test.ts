@@ -48,6 +48,9 @@ function testApp(options: TestAppOptions = {}) {
   app.post('/avatar', upload.single('avatar'), (req, res) => {
     res.json({ size: req.file?.size });
   });
+  app.get('/orgs/:name', (req, res) => {
+    res.json({ name: req.params['name'] });
+  });
   app.get('/throw', () => {
     throw thrown;
   });
@@ -154,6 +157,41 @@ describe('validation errors', () => {
       .expect(422);
 
     expect(response.body).toEqual({ code: '422', message: 'slug: is required' });
+  });
+});
+
+describe('malformed paths', () => {
+  // The router decodes :name with decodeURIComponent; its URIError says status 400 but not expose.
+  test.each(['%ZZ', '%FF', '%C0%AF', '%', 'ok%E0%A4%A'])(
+    'a badly percent-encoded segment (%s) → 400 with the error body, logged as a warning without the path',
+    async (segment) => {
+      const logger = recordingLogger();
+      const response = await request(testApp({ logger })).get(`/orgs/${segment}`).expect(400);
+
+      expect(response.body).toEqual({
+        code: '400',
+        message: 'malformed path: a segment is not valid percent-encoded UTF-8',
+      });
+      expect(logger.error).not.toHaveBeenCalled();
+      expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ status: 400 });
+      expect(JSON.stringify(logger.warn.mock.calls[0]?.[0])).not.toContain('stack');
+    },
+  );
+
+  test('with validationStatus 422 → 422', async () => {
+    const response = await request(testApp({ validationStatus: 422 }))
+      .get('/orgs/%ZZ')
+      .expect(422);
+
+    expect(response.body).toEqual({
+      code: '422',
+      message: 'malformed path: a segment is not valid percent-encoded UTF-8',
+    });
+  });
+
+  test('a well-encoded segment still reaches the route', async () => {
+    const response = await request(testApp()).get('/orgs/a%20b').expect(200);
+    expect(response.body).toEqual({ name: 'a b' });
   });
 });
 

@@ -50,6 +50,24 @@ describe('toHttpError', () => {
   });
 });
 
+describe('toHttpError: malformed paths', () => {
+  // What Express's router throws for /orgs/%ZZ.
+  const routerUriError = () => {
+    const error = new URIError("Failed to decode param '%ZZ'");
+    return Object.assign(error, { status: 400 });
+  };
+
+  test("the router's URIError is the validation status with a message that does not quote the path", () => {
+    expect(toHttpError(routerUriError())).toMatchObject({ status: 400, expose: true });
+    expect(toHttpError(routerUriError()).message).not.toContain('%ZZ');
+    expect(toHttpError(routerUriError(), { validationStatus: 422 }).status).toBe(422);
+  });
+
+  test("a URIError without the router's status stays a 500 (the app threw it, not the client)", () => {
+    expect(toHttpError(new URIError('URI malformed')).status).toBe(500);
+  });
+});
+
 describe('toHttpError: body-parser errors', () => {
   const bodyParserError = (type: string, status: number, extra: object = {}) =>
     Object.assign(new Error(`${type} happened`), {
