@@ -1,39 +1,50 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseLocation } from './db/database';
+import {
+  attachmentEnvironmentShape,
+  DEFAULT_ATTACHMENT_MAX_SIZE,
+  GITEA_ALLOWED_TYPES,
+  toAttachmentSettings,
+  type AttachmentSettings,
+} from './storage/storage-config';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Every environment variable the service reads, parsed once at start-up. */
-const environmentSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./data/code-hosting-api'),
-  LOG_LEVEL: z.enum(logLevels).default('info'),
-  ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
-  // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
-  API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(30),
-  API_MAX_RESPONSE_ITEMS: z.coerce.number().int().min(1).default(50),
-  // scrypt cost N (a power of two); tests lower it to stay fast.
-  PASSWORD_HASH_COST: z.coerce
-    .number()
-    .int()
-    .min(2)
-    .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
-    .default(32768),
-  ADMIN_USERNAME: z.string().min(1).optional(),
-  ADMIN_PASSWORD: z.string().min(1).optional(),
-  ADMIN_EMAIL: z.string().min(1).optional(),
-  // Comma-separated; "danger_zone" restricts rename, delete and visibility changes to site admins.
-  ORG_DISABLED_FEATURES: z.string().default(''),
-  // Gitea's [admin] DISABLE_REGULAR_ORG_CREATION and [service] DEFAULT_ALLOW_CREATE_ORGANIZATION.
-  ORG_DISABLE_REGULAR_CREATION: z.stringbool().default(false),
-  ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
-});
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data/code-hosting-api'),
+    LOG_LEVEL: z.enum(logLevels).default('info'),
+    ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
+    API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(30),
+    API_MAX_RESPONSE_ITEMS: z.coerce.number().int().min(1).default(50),
+    // scrypt cost N (a power of two); tests lower it to stay fast.
+    PASSWORD_HASH_COST: z.coerce
+      .number()
+      .int()
+      .min(2)
+      .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+      .default(32768),
+    ADMIN_USERNAME: z.string().min(1).optional(),
+    ADMIN_PASSWORD: z.string().min(1).optional(),
+    ADMIN_EMAIL: z.string().min(1).optional(),
+    // Comma-separated; "danger_zone" restricts rename, delete and visibility changes to site admins.
+    ORG_DISABLED_FEATURES: z.string().default(''),
+    // Gitea's [admin] DISABLE_REGULAR_ORG_CREATION and [service] DEFAULT_ALLOW_CREATE_ORGANIZATION.
+    ORG_DISABLE_REGULAR_CREATION: z.stringbool().default(false),
+    ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
+    // ATTACHMENT_STORAGE, ATTACHMENT_MAX_SIZE, ATTACHMENT_ALLOWED_TYPES, S3_*: src/storage/storage-config.ts.
+    ...attachmentEnvironmentShape,
+  })
+  .transform((env, context) => ({ ...env, attachments: toAttachmentSettings(env, context) }));
 
 export interface Config {
   environment: 'development' | 'test' | 'production';
@@ -43,6 +54,10 @@ export interface Config {
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
   settings: ServiceSettings;
+  /** Attachment limits and where attachments are stored (disk under DATA_DIR, or S3). */
+  attachments: AttachmentSettings;
+  /** DATA_DIR, resolved: PGlite's files and the disk storage's `attachments/` folder. */
+  dataDir: string;
   /** Site administrator to ensure at start-up, when configured. */
   bootstrapAdmin?: { username: string; password: string; email?: string };
 }
@@ -58,6 +73,10 @@ export interface ServiceSettings {
   disableRegularOrgCreation: boolean;
   /** Whether new users may create organizations. */
   defaultAllowCreateOrganization: boolean;
+  /** Largest attachment accepted, in bytes (inclusive). */
+  attachmentMaxSize: number;
+  /** Lowercase `.ext`, `type/subtype`, `type/*` entries an attachment must match. */
+  attachmentAllowedTypes: string[];
 }
 
 export const defaultSettings: ServiceSettings = {
@@ -67,6 +86,8 @@ export const defaultSettings: ServiceSettings = {
   orgDangerZoneRestricted: false,
   disableRegularOrgCreation: false,
   defaultAllowCreateOrganization: true,
+  attachmentMaxSize: DEFAULT_ATTACHMENT_MAX_SIZE,
+  attachmentAllowedTypes: GITEA_ALLOWED_TYPES.split(','),
 };
 
 export class ConfigError extends Error {}
@@ -85,6 +106,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
+    dataDir: path.resolve(env.DATA_DIR),
+    attachments: env.attachments,
     logLevel: env.LOG_LEVEL,
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
     settings: {
@@ -96,6 +119,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         .includes('danger_zone'),
       disableRegularOrgCreation: env.ORG_DISABLE_REGULAR_CREATION,
       defaultAllowCreateOrganization: env.ORG_DEFAULT_ALLOW_CREATE,
+      attachmentMaxSize: env.attachments.maxSize,
+      attachmentAllowedTypes: env.attachments.allowedTypes,
     },
     bootstrapAdmin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD

@@ -7,6 +7,8 @@ import { accountService } from './domain/accounts';
 import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
 import { createLogger } from './logger';
+import { sweepAttachmentStorage, sweepSummary } from './attachment-sweep';
+import { createStorage } from './storage/storage-config';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,8 +17,10 @@ async function main(): Promise<void> {
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
   const database = connectPrisma(location.source, { onClose: location.close });
+  const storage = createStorage(config.attachments, config.dataDir);
+  const store = createStore(database.prisma);
 
-  const bootstrapped = await accountService(createStore(database.prisma), config.settings).bootstrapAdmin(
+  const bootstrapped = await accountService(store, config.settings).bootstrapAdmin(
     config.bootstrapAdmin,
     config.environment !== 'production',
   );
@@ -29,15 +33,24 @@ async function main(): Promise<void> {
   }
 
   const server = http.createServer(
-    buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings }),
+    buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings, storage }),
   );
   createTerminus(server, {
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
-    onSignal: () => database.close(),
+    // A sweep still running is cut short: each of its steps is safe to interrupt.
+    onSignal: async () => {
+      await storage.close();
+      await database.close();
+    },
     onShutdown: async () => logger.info('code-hosting-api stopped'),
     logger: (message, error) => logger.error({ err: error }, message),
   });
+  // The start-up sweep runs beside the server, never in the way of readiness.
+  void sweepAttachmentStorage(store, storage).then(
+    (report) => logger.info(sweepSummary(report), 'attachment sweep done'),
+    (error: unknown) => logger.error({ err: error }, 'attachment sweep failed'),
+  );
   server.listen(config.port, () => {
     const { port } = server.address() as { port: number };
     logger.info(`code-hosting-api listening on http://localhost:${port}`);

@@ -1,10 +1,17 @@
-import { useTestApp, type TestDatabaseSource } from '@repo/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { useTestApp, type TestApp, type TestDatabaseSource } from '@repo/testing';
 import { defaultSettings, type ServiceSettings } from '../src/config';
 import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
 import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
+import { DiskStorage } from '../src/storage/disk-storage';
+import { S3Storage } from '../src/storage/s3-storage';
+import type { Storage } from '../src/storage/storage';
+import { startS3Server } from './s3-server';
 
 export const testRootUrl = 'http://code-hosting.test/';
 
@@ -14,11 +21,45 @@ export const siteAdmin = { username: 'root', password: 'root-password-for-tests'
 // A low scrypt cost keeps the suite fast; production uses the configured cost.
 export const testSettings: ServiceSettings = { ...defaultSettings, passwordHashCost: 16 };
 
+/** For apps whose tests never touch attachments: a folder nothing is written to. */
+export const idleStorage: Storage = new DiskStorage(
+  path.join(os.tmpdir(), 'code-hosting-api-idle-attachments'),
+);
+
+export type StorageKind = 'disk' | 's3';
+
+/** Attachment storage of one test file: a fresh temporary folder, or a bucket of its own s3rver. */
+export async function openTestStorage(
+  kind: StorageKind,
+): Promise<{ storage: Storage; close(): Promise<void> }> {
+  if (kind === 'disk') {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'attachments-'));
+    const storage = new DiskStorage(folder);
+    return { storage, close: () => rm(folder, { recursive: true, force: true }) };
+  }
+  const server = await startS3Server();
+  const storage = new S3Storage({
+    bucket: server.bucket,
+    region: server.region,
+    endpoint: server.endpoint,
+    forcePathStyle: true,
+    credentials: server.credentials,
+  });
+  return {
+    storage,
+    close: async () => {
+      await storage.close();
+      await server.stop();
+    },
+  };
+}
+
 /** The real app over this test file's own database (connect options: e.g. a query observer). */
 export async function createTestApp(
   source: TestDatabaseSource,
   settings: ServiceSettings = testSettings,
   connectOptions: ConnectOptions = {},
+  storage: Storage = idleStorage,
 ) {
   const database = connectPrisma(source, connectOptions);
   try {
@@ -28,6 +69,7 @@ export async function createTestApp(
       logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
       rootUrl: testRootUrl,
       settings,
+      storage,
     });
     return { app, close: () => database.close() };
   } catch (error) {
@@ -36,6 +78,37 @@ export async function createTestApp(
   }
 }
 
-export function useCodeHostingApi(settings: Partial<ServiceSettings> = {}) {
-  return useTestApp((source) => createTestApp(source, { ...testSettings, ...settings }));
+export interface CodeHostingTestApp extends TestApp {
+  /** The attachment storage behind the app, to check what it holds. */
+  readonly storage: Storage;
+}
+
+export function useCodeHostingApi(
+  settings: Partial<ServiceSettings> = {},
+  options: { storage?: StorageKind } = {},
+): CodeHostingTestApp {
+  let storage: Storage | undefined;
+  const service = useTestApp(async (source) => {
+    const opened = await openTestStorage(options.storage ?? 'disk');
+    storage = opened.storage;
+    try {
+      const instance = await createTestApp(source, { ...testSettings, ...settings }, {}, opened.storage);
+      return {
+        app: instance.app,
+        close: async () => {
+          await instance.close();
+          await opened.close();
+        },
+      };
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  });
+  return Object.defineProperty(Object.create(service) as TestApp, 'storage', {
+    get(): Storage {
+      if (!storage) throw new Error('the storage is only available inside tests (after beforeAll)');
+      return storage;
+    },
+  }) as CodeHostingTestApp;
 }

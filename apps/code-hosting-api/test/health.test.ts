@@ -1,7 +1,7 @@
 import { connectPrisma } from '../src/db/database';
 import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
-import { testRootUrl, useCodeHostingApi } from './app';
+import { idleStorage, testRootUrl, useCodeHostingApi } from './app';
 import supertest from 'supertest';
 
 const service = useCodeHostingApi();
@@ -19,7 +19,12 @@ describe('health surface', () => {
     // Port 1 on loopback refuses connections: a database that is down.
     const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
     try {
-      const app = buildApp({ database, logger: createLogger('silent'), rootUrl: testRootUrl });
+      const app = buildApp({
+        database,
+        logger: createLogger('silent'),
+        rootUrl: testRootUrl,
+        storage: idleStorage,
+      });
       await supertest(app).get('/readyz').expect(503, { status: 'database unavailable' });
     } finally {
       await database.close();

@@ -7,7 +7,7 @@ import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
 import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
-import { testRootUrl, testSettings } from './app';
+import { idleStorage, testRootUrl, testSettings } from './app';
 import { basic } from './actors';
 
 let testDatabase: TestDatabase;
@@ -27,7 +27,9 @@ function useFreshDatabase(): void {
 
 const accounts = () => accountService(createStore(database.prisma), testSettings);
 const app = (logger = createLogger('silent')) =>
-  supertest(buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings }));
+  supertest(
+    buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }),
+  );
 
 describe('bootstrap of the site administrator', () => {
   useFreshDatabase();

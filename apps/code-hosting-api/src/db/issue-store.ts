@@ -1,7 +1,7 @@
 import type { IssueStore } from '../domain/store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { recordAction } from './action-store';
-import { toIssue } from './row-mappers';
+import { issueInclude, toIssue } from './row-mappers';
 
 export function issueStore(prisma: PrismaClient): IssueStore {
   return {
@@ -24,7 +24,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
             headBranch: issue.headBranch,
             baseBranch: issue.baseBranch,
           },
-          include: { poster: true },
+          include: issueInclude,
         });
         await recordAction(tx, issue.repoId, action(Number(repository.lastIssueIndex)));
         return toIssue(row);
@@ -34,7 +34,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
     async findIssue(repoId, index) {
       const row = await prisma.issue.findUnique({
         where: { repoId_index: { repoId: BigInt(repoId), index: BigInt(index) } },
-        include: { poster: true },
+        include: issueInclude,
       });
       return row && toIssue(row);
     },
@@ -49,7 +49,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
           orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
           skip: offset,
           take: limit,
-          include: { poster: true },
+          include: issueInclude,
         }),
         prisma.issue.count({ where }),
       ]);
@@ -61,7 +61,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
         const row = await tx.issue.update({
           where: { id: BigInt(issue.id) },
           data: changes,
-          include: { poster: true },
+          include: issueInclude,
         });
         if (action) await recordAction(tx, issue.repoId, action);
         return toIssue(row);

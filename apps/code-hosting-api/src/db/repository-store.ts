@@ -44,6 +44,11 @@ export function repositoryStore(prisma: PrismaClient): RepositoryStore {
       return row && (await toRepositories(prisma, [row]))[0]!;
     },
 
+    async findRepositoryById(id) {
+      const row = await prisma.repository.findUnique({ where: { id: BigInt(id) }, include: { owner: true } });
+      return row && (await toRepositories(prisma, [row]))[0]!;
+    },
+
     async repositoryNameTaken(ownerId, name) {
       return (
         (await prisma.repository.count({

@@ -1,7 +1,16 @@
-import type { Account, Issue, Prisma, PrismaClient, Repository, Team } from '../generated/prisma/client';
+import type {
+  Account,
+  Attachment,
+  Issue,
+  Prisma,
+  PrismaClient,
+  Repository,
+  Team,
+} from '../generated/prisma/client';
 import type {
   AccountRecord,
   AccountType,
+  AttachmentRecord,
   IssueRecord,
   RepositoryRecord,
   TeamRecord,
@@ -70,7 +79,28 @@ export function toRepository(
   };
 }
 
-export function toIssue(row: Issue & { poster: Account }): IssueRecord {
+/** What every issue query includes: its poster and its attachments, oldest first. */
+export const issueInclude = {
+  poster: true,
+  attachments: { orderBy: { id: 'asc' } },
+} satisfies Prisma.IssueInclude;
+
+export function toAttachment(row: Attachment): AttachmentRecord {
+  return {
+    id: Number(row.id),
+    uuid: row.uuid,
+    repoId: Number(row.repoId),
+    issueId: row.issueId === null ? null : Number(row.issueId),
+    uploaderId: row.uploaderId === null ? null : Number(row.uploaderId),
+    name: row.name,
+    contentType: row.contentType,
+    size: Number(row.size),
+    downloadCount: Number(row.downloadCount),
+    createdAt: row.createdAt,
+  };
+}
+
+export function toIssue(row: Issue & { poster: Account; attachments: Attachment[] }): IssueRecord {
   return {
     id: Number(row.id),
     repoId: Number(row.repoId),
@@ -85,6 +115,7 @@ export function toIssue(row: Issue & { poster: Account }): IssueRecord {
     closedAt: row.closedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    attachments: row.attachments.map(toAttachment),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Store } from '../domain/store';
 import type { PrismaClient } from '../generated/prisma/client';
 import { accountStore } from './account-store';
 import { actionStore } from './action-store';
+import { attachmentStore } from './attachment-store';
 import { issueStore } from './issue-store';
 import { organizationStore } from './organization-store';
 import { repositoryStore } from './repository-store';
@@ -17,6 +18,7 @@ export function createStore(prisma: PrismaClient): Store {
     ...organizationStore(prisma),
     ...repositoryStore(prisma),
     ...issueStore(prisma),
+    ...attachmentStore(prisma),
     ...actionStore(prisma),
   };
 }

@@ -96,6 +96,24 @@ export interface IssueRecord {
   closedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Its attachments, oldest first (Gitea's `assets`). */
+  attachments: AttachmentRecord[];
+}
+
+/** A file attached to an issue; `uuid` is its storage key and the last segment of its download URL. */
+export interface AttachmentRecord {
+  id: number;
+  uuid: string;
+  repoId: number;
+  /** Null: the attachment belongs to no issue (not an issue attachment). */
+  issueId: number | null;
+  uploaderId: number | null;
+  name: string;
+  /** Sniffed from the first bytes at upload. */
+  contentType: string;
+  size: number;
+  downloadCount: number;
+  createdAt: Date;
 }
 
 export const actionTypes = [

@@ -4,6 +4,7 @@ import type {
   AccountType,
   ActionRecord,
   ActionType,
+  AttachmentRecord,
   IssueRecord,
   Page,
   RepositoryRecord,
@@ -178,6 +179,7 @@ export interface RepositoryStore {
     effects: { collaborator?: { accountId: number; permission: 'admin' }; action: NewAction },
   ): Promise<WriteOutcome<RepositoryRecord>>;
   findRepository(ownerName: string, name: string): Promise<RepositoryRecord | null>;
+  findRepositoryById(id: number): Promise<RepositoryRecord | null>;
   repositoryNameTaken(ownerId: number, name: string): Promise<boolean>;
   /** Updates the repository; `feedPrivacy` sets the privacy of every feed entry it has. */
   updateRepository(
@@ -207,6 +209,38 @@ export interface IssueStore {
   updateIssue(issue: IssueRecord, changes: IssueUpdate, action: NewAction | undefined): Promise<IssueRecord>;
 }
 
+export interface AttachmentInsert {
+  uuid: string;
+  repoId: number;
+  issueId: number;
+  uploaderId: number;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
+/** Issue attachments: rows only; their bytes are the attachment storage's. */
+export interface AttachmentStore {
+  /**
+   * Inserts the row and moves the issue's updated_at in one transaction that runs
+   * `commitObject` last: when it fails, the transaction rolls back and no row is left.
+   */
+  createAttachment(
+    attachment: AttachmentInsert,
+    commitObject: () => Promise<void>,
+  ): Promise<AttachmentRecord>;
+  findAttachment(id: number): Promise<AttachmentRecord | null>;
+  findAttachmentByUuid(uuid: string): Promise<AttachmentRecord | null>;
+  renameAttachment(id: number, name: string): Promise<AttachmentRecord>;
+  /** Removes the row; false when it was already gone. */
+  deleteAttachment(id: number): Promise<boolean>;
+  incrementDownloadCount(id: number): Promise<void>;
+  /** Of these uuids, the ones that have a row (the sweep). */
+  attachmentUuidsAmong(uuids: string[]): Promise<string[]>;
+  /** Every row's uuid, in batches (the sweep). */
+  allAttachmentUuids(): AsyncIterable<string>;
+}
+
 /** The activity feed. */
 export interface ActionStore {
   /** Feed of the organization's repositories, newest first, with what the viewer needs to judge access. */
@@ -228,4 +262,5 @@ export type Store = AccountStore &
   OrganizationStore &
   RepositoryStore &
   IssueStore &
+  AttachmentStore &
   ActionStore;

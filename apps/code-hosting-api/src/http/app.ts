@@ -5,10 +5,13 @@ import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { createStore } from '../db/store';
 import { accountService } from '../domain/accounts';
+import { attachmentService } from '../domain/attachments';
 import { organizationService } from '../domain/organizations';
 import { repositoryService } from '../domain/repositories';
 import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
+import type { Storage } from '../storage/storage';
+import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
 import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
@@ -21,6 +24,8 @@ export interface AppDependencies {
   logger: Logger;
   rootUrl: string;
   settings?: ServiceSettings;
+  /** Attachment storage; the app uses it, its owner closes it. */
+  storage: Storage;
 }
 
 /** Query parameters that carry credentials; they never reach the logs. */
@@ -32,18 +37,32 @@ export function buildApp({
   logger,
   rootUrl,
   settings = defaultSettings,
+  storage,
 }: AppDependencies): Express {
   const store = createStore(database.prisma);
   const accounts = accountService(store, settings);
-  const routes = apiRoutes({
-    accounts,
-    organizations: organizationService(store, settings),
-    teams: teamService(store),
-    repositories: repositoryService(store),
-    wire: createWire(rootUrl),
-    settings,
-    rootUrl,
-  });
+  const authenticate = authentication(accounts);
+  const routes = apiRoutes(
+    {
+      accounts,
+      organizations: organizationService(store, settings),
+      teams: teamService(store),
+      repositories: repositoryService(store),
+      attachments: attachmentService(
+        store,
+        {
+          allowedTypes: settings.attachmentAllowedTypes,
+          typeOfExtension: (extension) => mime.lookup(extension) || undefined,
+        },
+        storage,
+      ),
+      storage,
+      wire: createWire(rootUrl),
+      settings,
+      rootUrl,
+    },
+    [authenticate],
+  );
   const swaggerDocument = routes.document(rootUrl);
 
   const app = express();
@@ -76,7 +95,9 @@ export function buildApp({
     limit: '1mb',
     type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? ''),
   });
-  app.use('/api/v1', jsonBody, authentication(accounts), routes.router);
+  app.use('/api/v1', jsonBody, authenticate, routes.router);
+  // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
+  app.use(routes.siteRouter);
   app.use(routeNotFound());
   app.use(
     createErrorHandler({

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { forbidden, unauthorized } from '@repo/http-errors';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { IRouter } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
 import type { Caller } from '../domain/caller';
@@ -57,8 +57,24 @@ export interface RouteDefinition<
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
+  /** A multipart/form-data body the handler streams itself (uploads): documented here, never parsed. */
+  formData?: ZodObject;
   query?: QuerySchema;
-  success: { status: number; description: string; schema?: ZodType; list?: boolean };
+  /**
+   * Served at the site root (ROOT_URL + path) rather than under /api/v1, as Gitea serves
+   * attachment downloads; authenticated the same way.
+   */
+  siteRoot?: boolean;
+  success: {
+    status: number;
+    description: string;
+    schema?: ZodType;
+    list?: boolean;
+    /** A body that is not JSON (a download): its media type, documented as binary. */
+    mediaType?: string;
+    /** Response headers worth documenting. */
+    headers?: Record<string, string>;
+  };
   errors: number[];
   handle: (
     context: RouteContext<
@@ -75,24 +91,36 @@ const errorDescriptions: Record<number, string> = {
   403: 'forbidden',
   404: 'not found',
   409: 'conflict',
+  413: 'the upload is larger than allowed',
+  416: 'the requested range is not satisfiable',
   422: 'validation error',
   423: 'repository is archived',
 };
 
 /** One declaration per operation: the Express route and its OpenAPI description come from it. */
 export class RouteTable {
+  /** The /api/v1 operations. */
   readonly router: IRouter = Router();
+  /** The operations served at the site root (siteRoot), behind `siteMiddleware`. */
+  readonly siteRouter: IRouter = Router();
   private readonly registry = new OpenAPIRegistry();
 
-  /** rootUrl: the base of Link headers; paging: the deployment's page sizes. */
-  constructor(private readonly options: { rootUrl: string; paging: PagingSettings }) {}
+  /**
+   * rootUrl: the base of Link headers; paging: the deployment's page sizes; siteMiddleware: what
+   * runs before a site-root operation (authentication, mounted with /api/v1 for the others).
+   */
+  constructor(
+    private readonly options: { rootUrl: string; paging: PagingSettings; siteMiddleware?: RequestHandler[] },
+  ) {}
 
   add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
     route: RouteDefinition<Path, BodySchema, QuerySchema>,
   ): void {
     const { rootUrl, paging: pagingSettings } = this.options;
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    this.router[route.method](expressPath, async (req, res) => {
+    const router = route.siteRoot ? this.siteRouter : this.router;
+    const middleware = route.siteRoot ? (this.options.siteMiddleware ?? []) : [];
+    router[route.method](expressPath, ...middleware, async (req, res) => {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
       if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
@@ -134,10 +162,14 @@ export class RouteTable {
       summary: route.summary,
       tags: [route.tag],
       parameters: pathParameters,
+      ...(route.siteRoot ? { servers: [{ url: rootUrl }] } : {}),
       request: {
         ...(route.query ? { query: route.query } : {}),
         ...(route.body
           ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+          : {}),
+        ...(route.formData
+          ? { body: { required: true, content: { 'multipart/form-data': { schema: route.formData } } } }
           : {}),
       },
       responses: {
@@ -151,7 +183,20 @@ export class RouteTable {
                 },
               }
             : {}),
+          ...(route.success.headers
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(route.success.headers).map(([name, description]) => [
+                    name,
+                    { schema: { type: 'string' }, description },
+                  ]),
+                ),
+              }
+            : {}),
           ...(successSchema ? { content: { 'application/json': { schema: successSchema } } } : {}),
+          ...(route.success.mediaType
+            ? { content: { [route.success.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
+            : {}),
         },
         ...Object.fromEntries(
           route.errors.map((status) => [

@@ -12,7 +12,7 @@ const dateTime = z.string().openapi({ format: 'date-time' });
 const int64 = z.number().int().openapi({ format: 'int64' });
 /** A Gitea object this service has no data for: always null here (OpenAPI 3.0 needs a type beside nullable). */
 const absentObject = () => z.object({}).nullable();
-/** A Gitea list this service has no data for (labels, assets): always empty. */
+/** A Gitea list this service has no data for (labels): always empty. */
 const emptyList = () => z.array(z.unknown().openapi({ type: 'object' }));
 
 /** Gitea's binding ValidUrl: empty, or an http(s) URL. */
@@ -181,6 +181,20 @@ export const issueListQuery = listQuery.extend({
     enum: ['open', 'closed', 'all'],
   }),
   type: firstValue(z.enum(['issues', 'pulls'])).openapi({ type: 'string', enum: ['issues', 'pulls'] }),
+});
+
+export const editAttachmentOptions = z
+  .object({ name: z.string().optional() })
+  .openapi('EditAttachmentOptions');
+
+/** The upload's query: `name`, the display name instead of the uploaded file's own. */
+export const attachmentUploadQuery = z.object({
+  name: firstValue(z.string()).openapi({ type: 'string', description: 'name of the attachment' }),
+});
+
+/** The upload's multipart/form-data body (streamed by the handler, documented here). */
+export const attachmentUploadForm = z.object({
+  attachment: z.string().openapi({ type: 'string', format: 'binary', description: 'attachment to upload' }),
 });
 
 // ---- responses --------------------------------------------------------------------------
@@ -352,6 +366,18 @@ export const repository = z
   })
   .openapi('Repository');
 
+export const attachment = z
+  .object({
+    id: int64,
+    name: z.string(),
+    size: int64,
+    download_count: int64,
+    created_at: dateTime,
+    uuid: z.string(),
+    browser_download_url: z.string(),
+  })
+  .openapi('Attachment');
+
 const pullRequestMeta = z
   // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
   .object({ merged: z.boolean(), merged_at: dateTime.nullable(), draft: z.boolean(), html_url: z.string() });
@@ -372,7 +398,7 @@ export const issue = z
     title: z.string(),
     body: z.string(),
     ref: z.string(),
-    assets: emptyList(),
+    assets: z.array(attachment),
     labels: emptyList(),
     milestone: absentObject(),
     assignee: absentObject(),
@@ -452,6 +478,7 @@ export type UserWire = z.infer<typeof user>;
 export type OrganizationWire = z.infer<typeof organization>;
 export type RepositoryWire = z.infer<typeof repository>;
 export type IssueWire = z.infer<typeof issue>;
+export type AttachmentWire = z.infer<typeof attachment>;
 export type PullRequestWire = z.infer<typeof pullRequest>;
 export type ActivityWire = z.infer<typeof activity>;
 export type TeamWire = z.infer<typeof team>;

@@ -5,6 +5,7 @@ import type {
   AccessLevel,
   AccountRecord,
   ActionRecord,
+  AttachmentRecord,
   IssueRecord,
   RepositoryRecord,
   TeamRecord,
@@ -13,6 +14,7 @@ import type {
 import type {
   AccessTokenWire,
   ActivityWire,
+  AttachmentWire,
   IssueWire,
   OrganizationPermissionsWire,
   OrganizationWire,
@@ -204,6 +206,18 @@ export function createWire(rootUrl: string) {
     };
   }
 
+  function toAttachment(attachment: AttachmentRecord): AttachmentWire {
+    return {
+      id: attachment.id,
+      name: attachment.name,
+      size: attachment.size,
+      download_count: attachment.downloadCount,
+      created_at: goTime(attachment.createdAt),
+      uuid: attachment.uuid,
+      browser_download_url: `${rootUrl}attachments/${attachment.uuid}`,
+    };
+  }
+
   function toIssue(issue: IssueRecord, repository: RepositoryRecord, caller: Caller): IssueWire {
     const path = repositoryPath(repository);
     const htmlUrl = `${rootUrl}${path}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
@@ -218,7 +232,7 @@ export function createWire(rootUrl: string) {
       title: issue.title,
       body: issue.body,
       ref: '',
-      assets: [],
+      assets: issue.attachments.map(toAttachment),
       labels: [],
       milestone: null,
       assignee: null,
@@ -318,6 +332,7 @@ export function createWire(rootUrl: string) {
     toTeam,
     toRepository,
     toIssue,
+    toAttachment,
     toPullRequest,
     toActivity,
     toAccessToken,

@@ -58,45 +58,54 @@ export interface AttachmentSettings {
   storage: { kind: 'disk' } | ({ kind: 's3' } & S3StorageOptions);
 }
 
-/** Parses the attachment variables out of the whole environment (unknown keys pass through unread). */
-export const attachmentSettingsSchema = z
-  .object(attachmentEnvironmentShape)
-  .transform((env, context): AttachmentSettings => {
-    const settings = { maxSize: env.ATTACHMENT_MAX_SIZE, allowedTypes: env.ATTACHMENT_ALLOWED_TYPES };
-    if (env.ATTACHMENT_STORAGE === 'disk') return { ...settings, storage: { kind: 'disk' } };
+type AttachmentEnvironment = z.infer<z.ZodObject<typeof attachmentEnvironmentShape>>;
 
-    if (env.S3_BUCKET === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['S3_BUCKET'],
-        message: 'required when ATTACHMENT_STORAGE is s3',
-      });
-    }
-    const keyId = env.S3_ACCESS_KEY_ID;
-    const secret = env.S3_SECRET_ACCESS_KEY;
-    if ((keyId === undefined) !== (secret === undefined)) {
-      context.addIssue({
-        code: 'custom',
-        path: [keyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'],
-        message:
-          'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK default credentials)',
-      });
-    }
-    return {
-      ...settings,
-      storage: {
-        kind: 's3',
-        bucket: env.S3_BUCKET ?? '',
-        region: env.S3_REGION,
-        endpoint: env.S3_ENDPOINT,
-        forcePathStyle: env.S3_FORCE_PATH_STYLE,
-        credentials:
-          keyId !== undefined && secret !== undefined
-            ? { accessKeyId: keyId, secretAccessKey: secret }
-            : undefined,
-      },
-    };
-  });
+/**
+ * The settings from the parsed variables, with the rules that tie several of them together
+ * reported on `context`. config.ts runs it inside its own schema.
+ */
+export function toAttachmentSettings(
+  env: AttachmentEnvironment,
+  context: z.RefinementCtx,
+): AttachmentSettings {
+  const settings = { maxSize: env.ATTACHMENT_MAX_SIZE, allowedTypes: env.ATTACHMENT_ALLOWED_TYPES };
+  if (env.ATTACHMENT_STORAGE === 'disk') return { ...settings, storage: { kind: 'disk' } };
+
+  if (env.S3_BUCKET === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['S3_BUCKET'],
+      message: 'required when ATTACHMENT_STORAGE is s3',
+    });
+  }
+  const keyId = env.S3_ACCESS_KEY_ID;
+  const secret = env.S3_SECRET_ACCESS_KEY;
+  if ((keyId === undefined) !== (secret === undefined)) {
+    context.addIssue({
+      code: 'custom',
+      path: [keyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'],
+      message:
+        'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK default credentials)',
+    });
+  }
+  return {
+    ...settings,
+    storage: {
+      kind: 's3',
+      bucket: env.S3_BUCKET ?? '',
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      credentials:
+        keyId !== undefined && secret !== undefined
+          ? { accessKeyId: keyId, secretAccessKey: secret }
+          : undefined,
+    },
+  };
+}
+
+/** Parses the attachment variables out of the whole environment (unknown keys pass through unread). */
+export const attachmentSettingsSchema = z.object(attachmentEnvironmentShape).transform(toAttachmentSettings);
 
 /** The configured backend: files under `<dataDir>/attachments`, or the S3 bucket. */
 export function createStorage(settings: AttachmentSettings, dataDir: string): Storage {

@@ -1,0 +1,86 @@
+import type { AttachmentStore } from '../domain/store';
+import type { PrismaClient } from '../generated/prisma/client';
+import { toAttachment } from './row-mappers';
+
+const UUID_BATCH = 1000;
+
+export function attachmentStore(prisma: PrismaClient): AttachmentStore {
+  return {
+    async createAttachment(attachment, commitObject) {
+      return prisma.$transaction(
+        async (tx) => {
+          const row = await tx.attachment.create({
+            data: {
+              uuid: attachment.uuid,
+              repoId: BigInt(attachment.repoId),
+              issueId: BigInt(attachment.issueId),
+              uploaderId: BigInt(attachment.uploaderId),
+              name: attachment.name,
+              contentType: attachment.contentType,
+              size: BigInt(attachment.size),
+            },
+          });
+          // Gitea saves the issue's content again with the attachment included: updated_at moves.
+          await tx.issue.update({
+            where: { id: BigInt(attachment.issueId) },
+            data: { updatedAt: new Date() },
+          });
+          // Row first, then the object: a failed commit rolls the row back.
+          await commitObject();
+          return toAttachment(row);
+        },
+        // A commit is a rename (disk) or a HEAD request (S3); leave room for a slow bucket.
+        { timeout: 30_000 },
+      );
+    },
+
+    async findAttachment(id) {
+      const row = await prisma.attachment.findUnique({ where: { id: BigInt(id) } });
+      return row && toAttachment(row);
+    },
+
+    async findAttachmentByUuid(uuid) {
+      const row = await prisma.attachment.findUnique({ where: { uuid } });
+      return row && toAttachment(row);
+    },
+
+    async renameAttachment(id, name) {
+      return toAttachment(await prisma.attachment.update({ where: { id: BigInt(id) }, data: { name } }));
+    },
+
+    async deleteAttachment(id) {
+      const { count } = await prisma.attachment.deleteMany({ where: { id: BigInt(id) } });
+      return count > 0;
+    },
+
+    async incrementDownloadCount(id) {
+      await prisma.attachment.updateMany({
+        where: { id: BigInt(id) },
+        data: { downloadCount: { increment: 1 } },
+      });
+    },
+
+    async attachmentUuidsAmong(uuids) {
+      const rows = await prisma.attachment.findMany({
+        where: { uuid: { in: uuids } },
+        select: { uuid: true },
+      });
+      return rows.map((row) => row.uuid);
+    },
+
+    async *allAttachmentUuids() {
+      let after: bigint | undefined;
+      for (;;) {
+        const rows = await prisma.attachment.findMany({
+          where: after === undefined ? {} : { id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: UUID_BATCH,
+          select: { id: true, uuid: true },
+        });
+        for (const row of rows) yield row.uuid;
+        if (rows.length < UUID_BATCH) return;
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+  };
+}

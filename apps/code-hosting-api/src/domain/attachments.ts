@@ -1,0 +1,190 @@
+import { forbidden, locked, notFound } from '@repo/http-errors';
+import { atLeast, repositoryLevel } from './access';
+import { assertDisplayNameAllowed } from './attachment-types';
+import { isSiteAdmin, requireUser, type Caller } from './caller';
+import type { AccessLevel, AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
+import { repositoryService } from './repositories';
+import type { Store } from './store';
+
+/**
+ * What the use cases need of the attachment storage (src/storage's Storage has these and more):
+ * the domain decides when an object becomes visible or goes, the storage does it.
+ */
+export interface AttachmentObjects {
+  /** Makes a written object readable; called inside the row's transaction. */
+  commit(key: string): Promise<void>;
+  /** Removes a written object, committed or not. */
+  discard(key: string): Promise<void>;
+  /** Removes a committed object. */
+  delete(key: string): Promise<void>;
+}
+
+export interface AttachmentRules {
+  /** Lowercase `.ext`, `type/subtype`, `type/*`, `*\/*` entries (ATTACHMENT_ALLOWED_TYPES). */
+  allowedTypes: readonly string[];
+  /** The registered MIME type of an extension (`image/png` for `.png`), for display names. */
+  typeOfExtension: (extension: string) => string | undefined;
+}
+
+/** An issue the caller may attach files to, checked before a byte of the upload is read. */
+export interface UploadTarget {
+  repository: RepositoryRecord;
+  issue: IssueRecord;
+  uploaderId: number;
+  /** The `name` query, when given: the display name instead of the file's own. */
+  displayName?: string;
+}
+
+/** An upload the storage has written but not committed. */
+export interface WrittenObject {
+  key: string;
+  size: number;
+  fileName: string;
+  contentType: string;
+}
+
+/**
+ * Gitea's canUserWriteIssueAttachment: the issue's poster, a repository administrator, a site
+ * administrator, or a writer of issues (of pull requests, for a pull request). Repository access
+ * has no per-unit levels here, so a writer of the repository writes both.
+ */
+function canWriteAttachments(caller: Caller, issue: IssueRecord, level: AccessLevel): boolean {
+  const user = caller.user;
+  if (!user) return false;
+  return issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write');
+}
+
+export function attachmentService(store: Store, rules: AttachmentRules, objects: AttachmentObjects) {
+  const { readable } = repositoryService(store);
+
+  /**
+   * The issue of the path, in Gitea's order: repository readable (404) → signed in (401) →
+   * not archived (423) → the issue exists (404) → the caller may write its attachments (403).
+   */
+  async function issueOf(
+    caller: Caller,
+    owner: string,
+    repo: string,
+    index: number,
+    mode: 'read' | 'write',
+  ): Promise<{ repository: RepositoryRecord; issue: IssueRecord }> {
+    const { repository, level } = await readable(caller, owner, repo);
+    if (mode === 'write') {
+      requireUser(caller);
+      if (repository.isArchived)
+        throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
+    }
+    const issue = await store.findIssue(repository.id, index);
+    if (!issue)
+      throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+    if (mode === 'write' && !canWriteAttachments(caller, issue, level))
+      throw forbidden('write permission on the issue is required');
+    return { repository, issue };
+  }
+
+  /** The issue's attachment with that id: one of another issue, another repository or no issue is 404. */
+  async function attachmentOf(issue: IssueRecord, id: number): Promise<AttachmentRecord> {
+    const attachment = await store.findAttachment(id);
+    if (!attachment || attachment.issueId !== issue.id || attachment.repoId !== issue.repoId)
+      throw notFound(`attachment ${id} does not exist on issue ${issue.index}`);
+    return attachment;
+  }
+
+  return {
+    /** GET …/issues/{index}/assets. */
+    async list(caller: Caller, owner: string, repo: string, index: number) {
+      const { repository, issue } = await issueOf(caller, owner, repo, index, 'read');
+      return { attachments: issue.attachments, repository };
+    },
+
+    /** GET …/issues/{index}/assets/{id}. */
+    async get(caller: Caller, owner: string, repo: string, index: number, id: number) {
+      const { issue } = await issueOf(caller, owner, repo, index, 'read');
+      return attachmentOf(issue, id);
+    },
+
+    /**
+     * POST …/issues/{index}/assets, before the body: everything that can be refused without the
+     * file (access, archive, issue, permission, and the `name` query's extension).
+     */
+    async uploadTarget(
+      caller: Caller,
+      owner: string,
+      repo: string,
+      index: number,
+      displayName: string | undefined,
+    ): Promise<UploadTarget> {
+      const { repository, issue } = await issueOf(caller, owner, repo, index, 'write');
+      const name = displayName === '' ? undefined : displayName;
+      if (name !== undefined) assertDisplayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension);
+      return { repository, issue, uploaderId: requireUser(caller).id, displayName: name };
+    },
+
+    /**
+     * POST …/issues/{index}/assets, after the body: the row and the object together. The row is
+     * inserted first and the object committed inside its transaction; on any failure the object
+     * is discarded, so neither outlives the other.
+     */
+    async recordUpload(target: UploadTarget, written: WrittenObject): Promise<AttachmentRecord> {
+      try {
+        return await store.createAttachment(
+          {
+            uuid: written.key,
+            repoId: target.repository.id,
+            issueId: target.issue.id,
+            uploaderId: target.uploaderId,
+            name: target.displayName ?? written.fileName,
+            contentType: written.contentType,
+            size: written.size,
+          },
+          () => objects.commit(written.key),
+        );
+      } catch (error) {
+        // Whatever discard cannot remove now, the sweep removes later: the cause matters more.
+        await objects.discard(written.key).catch(() => undefined);
+        throw error;
+      }
+    },
+
+    /** PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201. */
+    async rename(
+      caller: Caller,
+      owner: string,
+      repo: string,
+      index: number,
+      id: number,
+      name: string | undefined,
+    ): Promise<AttachmentRecord> {
+      const { issue } = await issueOf(caller, owner, repo, index, 'write');
+      const attachment = await attachmentOf(issue, id);
+      if (name === undefined || name === '') return attachment;
+      assertDisplayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension);
+      return store.renameAttachment(attachment.id, name);
+    },
+
+    /** DELETE …/assets/{id}: the row, then the object. */
+    async remove(caller: Caller, owner: string, repo: string, index: number, id: number): Promise<void> {
+      const { issue } = await issueOf(caller, owner, repo, index, 'write');
+      const attachment = await attachmentOf(issue, id);
+      if (!(await store.deleteAttachment(attachment.id))) return;
+      // The row is gone, so the attachment is; an object left behind is an orphan the sweep removes.
+      await objects.delete(attachment.uuid).catch(() => undefined);
+    },
+
+    /** GET /attachments/{uuid}: whoever can read the repository; anyone else gets 404. */
+    async forDownload(caller: Caller, uuid: string): Promise<AttachmentRecord> {
+      const attachment = await store.findAttachmentByUuid(uuid);
+      const repository = attachment && (await store.findRepositoryById(attachment.repoId));
+      if (!attachment || !repository || (await repositoryLevel(store, caller, repository)) === 'none')
+        throw notFound('attachment does not exist');
+      return attachment;
+    },
+
+    /** One served download (not a refusal, not a resumed range). */
+    countDownload(attachment: AttachmentRecord): Promise<void> {
+      return store.incrementDownloadCount(attachment.id);
+    },
+  };
+}
+
+export type AttachmentService = ReturnType<typeof attachmentService>;
