@@ -1,66 +1,35 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IPodSpec } from './k8s-manifests';
-import { basesRoot, k8sRoot, listServices, podSpecOf, readYamlDocuments, repoRoot } from './k8s-manifests';
+import {
+  fixturesRoot,
+  listOverlays,
+  listServices,
+  podSpecOf,
+  renderKustomization,
+  repoRoot,
+} from './k8s-manifests';
+import type { Stage } from './dockerfile-check';
+import { buildContextFiles, dockerfileProblems, parseDockerfile } from './dockerfile-check';
 
-// Docker cannot run on the development machines: these checks read the
-// Dockerfiles and hold them to package.json and to the Kubernetes manifests.
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-interface Stage {
-  from: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/** Instructions, with comments dropped and continuation lines joined, grouped by stage. */
-function parseDockerfile(text: string): { globalArgs: Instruction[]; stages: Stage[] } {
-  const logicalLines: string[] = [];
-  let pending = '';
-  for (const line of text.split('\n')) {
-    if (/^\s*#/.test(line)) continue;
-    if (/\\\s*$/.test(line)) {
-      pending += line.replace(/\\\s*$/, ' ');
-      continue;
-    }
-    const joined = (pending + line).trim();
-    pending = '';
-    if (joined) logicalLines.push(joined);
-  }
-  const globalArgs: Instruction[] = [];
-  const stages: Stage[] = [];
-  for (const line of logicalLines) {
-    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
-    const instruction = { keyword: keyword.toUpperCase(), args: args.replace(/\s+/g, ' ') };
-    if (instruction.keyword === 'FROM') {
-      const [from = '', as, name] = instruction.args.split(' ');
-      stages.push({ from, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
-    } else if (stages.length === 0) {
-      globalArgs.push(instruction);
-    } else {
-      stages.at(-1)!.instructions.push(instruction);
-    }
-  }
-  return { globalArgs, stages };
-}
+// Docker cannot run on the development machines: these checks parse the
+// Dockerfiles (dockerfile-ast), hold them to the build context, package.json
+// and the Kubernetes manifests, and .ci/run builds what they describe
+// without Docker (infra/scripts/build-without-docker.mjs).
 
 const rootPackage = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   packageManager: string;
 };
 const pinnedPnpm = rootPackage.packageManager.replace(/^pnpm@/, '');
-const manifests = readYamlDocuments(k8sRoot);
 
+/** The pod of the service's production Deployment, as kustomize renders it. */
 function deploymentPod(service: string): IPodSpec | undefined {
-  const deployment = manifests.find(
-    (document) =>
-      document.object.kind === 'Deployment' &&
-      document.object.metadata?.name === service &&
-      path.resolve(repoRoot, document.file).startsWith(path.join(basesRoot, service) + path.sep),
+  const overlay = listOverlays().find(
+    (candidate) => candidate.service === service && candidate.environment === 'production',
   );
-  return deployment && podSpecOf(deployment.object);
+  const deployment =
+    overlay && renderKustomization(overlay.dir).find((object) => object.kind === 'Deployment');
+  return deployment && podSpecOf(deployment);
 }
 
 describe('.dockerignore', () => {
@@ -89,7 +58,6 @@ describe('.dockerignore', () => {
       'package.json',
       'pnpm-lock.yaml',
       'pnpm-workspace.yaml',
-      '.npmrc',
       'apps',
       'packages',
       'prisma',
@@ -103,22 +71,21 @@ describe('.dockerignore', () => {
 
 describe.each(listServices())('apps/%s/Dockerfile', (service) => {
   const file = path.join(repoRoot, 'apps', service, 'Dockerfile');
-  const { globalArgs, stages } = existsSync(file)
-    ? parseDockerfile(readFileSync(file, 'utf8'))
-    : { globalArgs: [], stages: [] };
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const { stages } = parseDockerfile(text);
   const all = stages.flatMap((stage) => stage.instructions);
   const runs = all
     .filter((instruction) => instruction.keyword === 'RUN')
-    .map((instruction) => instruction.args);
+    .map((instruction) => instruction.text);
   const runtime = stages.at(-1);
   const last = (keyword: string) =>
-    runtime?.instructions.filter((instruction) => instruction.keyword === keyword).at(-1)?.args;
+    runtime?.instructions.filter((instruction) => instruction.keyword === keyword).at(-1)?.text;
   const envOf = (stage: Stage | undefined) =>
     Object.fromEntries(
       (stage?.instructions ?? [])
         .filter((instruction) => instruction.keyword === 'ENV')
         .flatMap((instruction) =>
-          [...instruction.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map((match) => [match[1], match[2]]),
+          [...instruction.text.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map((match) => [match[1], match[2]]),
         ),
     ) as Record<string, string>;
   const appPackage = JSON.parse(
@@ -135,22 +102,24 @@ describe.each(listServices())('apps/%s/Dockerfile', (service) => {
   });
 
   it('starts every stage from node:20-bookworm-slim (or an earlier stage)', () => {
-    const nodeImage = globalArgs.find(
-      (instruction) => instruction.keyword === 'ARG' && instruction.args.startsWith('NODE_IMAGE='),
-    );
     const names = new Set<string>();
     for (const stage of stages) {
-      const image = stage.from === '${NODE_IMAGE}' ? nodeImage?.args.replace('NODE_IMAGE=', '') : stage.from;
-      expect(names.has(image ?? '') || image === 'node:20-bookworm-slim').toBe(true);
+      expect(names.has(stage.image) || stage.image === 'node:20-bookworm-slim').toBe(true);
       if (stage.name) names.add(stage.name);
     }
   });
 
+  it('agrees with its build context: sources, stages, user, NODE_ENV, and the commands it runs', () => {
+    const migrate = pod?.initContainers?.find((container) => container.name === 'migrate');
+    expect(migrate?.command).toEqual(['node', 'dist/db/migrate-command.js']);
+    expect(dockerfileProblems(text, { contextDir: repoRoot, commands: [migrate!.command!] })).toEqual([]);
+  });
+
   it('installs the pnpm version package.json pins', () => {
     const versionArg = all.find(
-      (instruction) => instruction.keyword === 'ARG' && instruction.args.startsWith('PNPM_VERSION='),
+      (instruction) => instruction.keyword === 'ARG' && instruction.text.startsWith('PNPM_VERSION='),
     );
-    const version = versionArg?.args.replace('PNPM_VERSION=', '');
+    const version = versionArg?.text.replace('PNPM_VERSION=', '');
     expect(version).toBe(pinnedPnpm);
     expect(runs.some((run) => /npm install --global .*"?pnpm@\$\{PNPM_VERSION\}"?/.test(run))).toBe(true);
   });
@@ -199,12 +168,40 @@ describe.each(listServices())('apps/%s/Dockerfile', (service) => {
   it('carries the compiled app and the Prisma schema and migrations the migrate command reads', () => {
     const copies = (runtime?.instructions ?? [])
       .filter((instruction) => instruction.keyword === 'COPY')
-      .map((instruction) => instruction.args);
+      .map((instruction) => instruction.text);
     expect(copies).toContainEqual(expect.stringMatching(new RegExp(`apps/${service}/dist \\./dist$`)));
     expect(copies).toContainEqual(expect.stringMatching(new RegExp(`apps/${service}/prisma \\./prisma$`)));
     expect(copies).toContainEqual(expect.stringMatching(/ \.\/node_modules$/));
     // The migrate script of the package is what the init container runs.
     const migrate = pod?.initContainers?.find((container) => container.name === 'migrate');
     expect(migrate?.command?.join(' ')).toBe(appPackage.scripts['db:migrate']);
+  });
+});
+
+describe('the Dockerfile check', () => {
+  it('sends Docker the sources and no installed or built files', () => {
+    const files = buildContextFiles(repoRoot);
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'pnpm-lock.yaml', 'apps/project-service/src/main.ts']),
+    );
+    expect(files.filter((file) => /(^|\/)(node_modules|dist|\.git)\//.test(file))).toEqual([]);
+  });
+
+  it('refuses the broken fixture (test/fixtures/broken.Dockerfile)', () => {
+    const text = readFileSync(path.join(fixturesRoot, 'broken.Dockerfile'), 'utf8');
+    const problems = dockerfileProblems(text, {
+      contextDir: repoRoot,
+      commands: [['node', 'bin/migrate.js']],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'COPY .npmrc: not in the build context (after .dockerignore)',
+        'COPY --from=bulid: no earlier stage of that name',
+        'final stage: USER root is not a numeric non-root user',
+        'final stage: NODE_ENV is not production',
+        'node dist/server.js: the build produces no dist/server.js (no TypeScript source compiles to it)',
+        'node bin/migrate.js: bin/migrate.js is not copied into the final image from a build stage',
+      ]),
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Reads the Kubernetes manifests under infra/k8s: every YAML document of every
-// file, the kustomizations that tie them together, and the kubernetes-models
-// class that validates each object.
+// file, the kustomizations that tie them together, the overlays as kustomize
+// renders them, and the kubernetes-models class that validates each object.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -8,8 +9,12 @@ import type { IContainer, IPodSpec } from 'kubernetes-models/v1' with { 'resolut
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const k8sRoot = path.join(repoRoot, 'infra', 'k8s');
-export const basesRoot = path.join(k8sRoot, 'base');
-export const productionOverlay = path.join(k8sRoot, 'overlays', 'production');
+/** Namespaces are applied once, apart from the services (infra/k8s/namespaces/<environment>). */
+export const namespacesRoot = path.join(k8sRoot, 'namespaces');
+export const fixturesRoot = path.join(repoRoot, 'infra', 'test', 'fixtures');
+
+/** infra/k8s/<service>/base of one service. */
+export const baseOf = (service: string) => path.join(k8sRoot, service, 'base');
 
 export type { IContainer, IPodSpec };
 
@@ -36,7 +41,7 @@ export interface Kustomization {
   components?: string[];
   patches?: { path?: string; patch?: string; target?: unknown }[];
   patchesStrategicMerge?: string[];
-  configMapGenerator?: { files?: string[]; envs?: string[] }[];
+  configMapGenerator?: { name?: string; behavior?: string; files?: string[]; envs?: string[] }[];
   secretGenerator?: unknown[];
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
 }
@@ -95,6 +100,56 @@ export function referenceExists(reference: string): boolean {
   return ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].some((name) =>
     existsSync(path.join(reference, name)),
   );
+}
+
+export interface Overlay {
+  service: string;
+  environment: string;
+  /** Absolute path of the overlay's folder. */
+  dir: string;
+}
+
+/** Every infra/k8s/<service>/overlays/<environment> folder. */
+export function listOverlays(): Overlay[] {
+  return readdirSync(k8sRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(k8sRoot, entry.name, 'overlays')))
+    .flatMap((entry) => {
+      const overlaysDir = path.join(k8sRoot, entry.name, 'overlays');
+      return readdirSync(overlaysDir, { withFileTypes: true })
+        .filter((overlay) => overlay.isDirectory())
+        .map((overlay) => ({
+          service: entry.name,
+          environment: overlay.name,
+          dir: path.join(overlaysDir, overlay.name),
+        }));
+    })
+    .sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/**
+ * The objects `kubectl kustomize <dir>` prints: what `kubectl apply -k` sends.
+ * kubectl comes with the machine image (and GitHub's runners); without it this
+ * throws rather than skipping.
+ */
+export function renderKustomization(dir: string): KubeObject[] {
+  let output: string;
+  try {
+    output = execFileSync('kubectl', ['kustomize', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const failure = error as { code?: string; stderr?: string; message: string };
+    if (failure.code === 'ENOENT')
+      throw new Error('kubectl is not installed: the infra tests render overlays with `kubectl kustomize`');
+    throw new Error(
+      `kubectl kustomize ${path.relative(repoRoot, dir)} failed: ${failure.stderr ?? failure.message}`,
+    );
+  }
+  return parseAllDocuments(output).flatMap((document) => {
+    const object: unknown = document.toJS();
+    return object ? [object as KubeObject] : [];
+  });
 }
 
 /** The services this repository deploys: the folders of apps/ that hold a package. */

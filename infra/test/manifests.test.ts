@@ -1,73 +1,49 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { IContainer, IPodSpec, KubeObject, Kustomization, YamlDocument } from './k8s-manifests';
+import type { KubeObject, Kustomization, YamlDocument } from './k8s-manifests';
 import {
-  allContainers,
-  basesRoot,
+  fixturesRoot,
   isKustomization,
   k8sRoot,
   kustomizationReferences,
+  listOverlays,
   listServices,
   listYamlFiles,
   loadModelClasses,
-  podSpecOf,
-  productionOverlay,
+  namespacesRoot,
   readYamlDocuments,
   referenceExists,
+  renderKustomization,
   repoRoot,
 } from './k8s-manifests';
+import { loadCrdValidators } from './crd-schemas';
+import { overlayProblems, secretKeysRead } from './k8s-policy';
 
 const documents = readYamlDocuments(k8sRoot);
 const kustomizations = documents.filter((document) => isKustomization(document.object));
-const objects = documents.filter((document) => !isKustomization(document.object));
 const services = listServices();
+const overlays = listOverlays();
+const rendered = overlays.map((overlay) => ({ ...overlay, objects: renderKustomization(overlay.dir) }));
+const namespaceKustomizations = ['dev', 'production'].map((environment) =>
+  path.join(namespacesRoot, environment),
+);
 
 const absolute = (file: string) => path.resolve(repoRoot, file);
-const kustomizationOf = (document: YamlDocument) => document.object as unknown as Kustomization;
 const referencesOf = (document: YamlDocument) =>
-  kustomizationReferences(absolute(document.file), kustomizationOf(document));
+  kustomizationReferences(absolute(document.file), document.object as unknown as Kustomization);
+const label = (overlay: { service: string; environment: string }) =>
+  `${overlay.service}/${overlay.environment}`;
+const describe_ = (object: KubeObject) => `${object.kind}/${object.metadata?.name ?? '?'}`;
 
-// Files named under `resources` are objects kustomize emits; files under
-// `patches` are partial objects merged into them.
-const resourceFiles = new Set(
-  kustomizations.flatMap((document) =>
-    (kustomizationOf(document).resources ?? []).map((resource) =>
-      path.resolve(path.dirname(absolute(document.file)), resource),
-    ),
-  ),
-);
-const resources = objects.filter((document) => resourceFiles.has(absolute(document.file)));
-const workloads = resources.filter((document) => podSpecOf(document.object) !== undefined);
-
-const describeDocument = (document: YamlDocument) =>
-  `${document.file}#${document.index + 1} ${document.object.kind}/${document.object.metadata?.name ?? '?'}`;
-
-/** Names that hold credentials: their values come from a Secret, never from the manifest. */
-const secretLookingName = /PASSWORD|SECRET|KEY|TOKEN|CREDENTIAL|DATABASE_URL/i;
-/** A URL with a password in it (scheme://user:password@host). */
-const urlWithPassword = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^@\s]+@/i;
-
-function resourcesUnder(dir: string): YamlDocument[] {
-  return resources.filter((document) => absolute(document.file).startsWith(dir + path.sep));
-}
-
-function selectorMatches(
-  selector: Record<string, string> | undefined,
-  labels: Record<string, string> | undefined,
-) {
-  if (!selector || Object.keys(selector).length === 0) return false;
-  return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
-}
-
-describe('kustomizations', () => {
-  it('exist for the production overlay and every service', () => {
-    const files = kustomizations.map((document) => document.file).sort();
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'infra/k8s/overlays/production/kustomization.yaml',
-        ...services.map((service) => `infra/k8s/base/${service}/kustomization.yaml`),
-      ]),
-    );
+describe('layout', () => {
+  it('has a base and dev and production overlays for every service, and the namespaces', () => {
+    const entries = (dir: string) => readdirSync(dir).sort();
+    expect(entries(k8sRoot)).toEqual(['namespaces', ...services].sort());
+    expect(entries(namespacesRoot)).toEqual(['dev', 'production']);
+    for (const service of services) {
+      expect(entries(path.join(k8sRoot, service))).toEqual(['base', 'overlays']);
+      expect(entries(path.join(k8sRoot, service, 'overlays'))).toEqual(['dev', 'production']);
+    }
   });
 
   it.each(kustomizations.map((document) => [document.file, document] as const))(
@@ -80,284 +56,136 @@ describe('kustomizations', () => {
     },
   );
 
-  it('leave no YAML file unused (every file is a kustomization or named by one)', () => {
+  it('leaves no YAML or env file unused (every file is a kustomization or named by one)', () => {
     const named = new Set(kustomizations.flatMap(referencesOf));
     const kustomizationFiles = new Set(kustomizations.map((document) => absolute(document.file)));
-    const unused = listYamlFiles(k8sRoot)
+    const envFiles = services.flatMap((service) => [
+      path.join(k8sRoot, service, 'base', 'config.env'),
+      ...overlays.filter((o) => o.service === service).map((o) => path.join(o.dir, 'config.env')),
+    ]);
+    const unused = [...listYamlFiles(k8sRoot), ...envFiles]
       .filter((file) => !named.has(file) && !kustomizationFiles.has(file))
       .map((file) => path.relative(repoRoot, file));
     expect(unused).toEqual([]);
   });
 
-  it('put every service base into the production overlay', () => {
-    const overlay = kustomizations.find(
-      (document) => absolute(document.file) === path.join(productionOverlay, 'kustomization.yaml'),
-    );
-    expect(overlay).toBeDefined();
-    const included = referencesOf(overlay!);
-    for (const service of services) expect(included).toContain(path.join(basesRoot, service));
+  it('keeps the bases on placeholder images that every overlay rewrites', () => {
+    for (const overlay of rendered) {
+      const images = overlay.objects.flatMap(
+        (object) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? [],
+      );
+      expect(images.length).toBeGreaterThan(0);
+      expect(images.filter((image) => image.includes('OWNER'))).toEqual([]);
+    }
   });
 
-  it('rewrite in the production overlay every image the bases name', () => {
-    const overlay = kustomizations.find(
-      (document) => absolute(document.file) === path.join(productionOverlay, 'kustomization.yaml'),
-    );
-    const rewritten = new Set((kustomizationOf(overlay!).images ?? []).map((image) => image.name));
-    const images = workloads.flatMap((document) =>
-      allContainers(podSpecOf(document.object)!).map(({ container }) =>
-        (container.image ?? '').replace(/[:@][^/]*$/, ''),
-      ),
-    );
-    expect(images.length).toBeGreaterThan(0);
-    expect(images.filter((image) => !rewritten.has(image))).toEqual([]);
+  it.each(namespaceKustomizations)('%s renders one restricted Namespace', (dir) => {
+    const objects = renderKustomization(dir);
+    expect(objects.map((object) => object.kind)).toEqual(['Namespace']);
+    expect(objects[0]!.metadata?.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+
+  it('puts each environment in its own namespace, the one infra/k8s/namespaces creates', () => {
+    for (const overlay of rendered) {
+      const namespace = renderKustomization(path.join(namespacesRoot, overlay.environment))[0]!.metadata
+        ?.name;
+      expect(new Set(overlay.objects.map((object) => object.metadata?.namespace))).toEqual(
+        new Set([namespace]),
+      );
+    }
   });
 });
 
-describe('Kubernetes objects', () => {
+describe('schemas', () => {
   let models: Awaited<ReturnType<typeof loadModelClasses>>;
+  const crds = loadCrdValidators();
   beforeAll(async () => {
     models = await loadModelClasses();
   });
 
-  it('are there to check', () => {
-    expect(objects.length).toBeGreaterThan(0);
+  it('cover CloudNativePG Clusters and ServiceMonitors', () => {
+    expect(crds.kinds()).toEqual(
+      expect.arrayContaining(['postgresql.cnpg.io/v1/Cluster', 'monitoring.coreos.com/v1/ServiceMonitor']),
+    );
   });
 
-  it.each(objects.map((document) => [describeDocument(document), document] as const))(
-    '%s is valid for its apiVersion and kind',
-    (_name, document) => {
-      const { apiVersion, kind } = document.object;
-      const Model = models.get(`${apiVersion}/${kind}`);
-      if (!Model)
-        throw new Error(
-          `no kubernetes-models class for ${apiVersion}/${kind} (add its module to loadModelClasses)`,
-        );
-      expect(() => new Model(document.object).validate()).not.toThrow();
-    },
+  const cases = rendered.flatMap((overlay) =>
+    overlay.objects.map((object) => [`${label(overlay)} ${describe_(object)}`, object] as const),
   );
-
-  it.each(resources.map((document) => [describeDocument(document), document] as const))(
-    '%s carries the app.kubernetes.io name and part-of labels',
-    (_name, document) => {
-      const labels = document.object.metadata?.labels ?? {};
-      expect(labels['app.kubernetes.io/name']).toEqual(expect.any(String));
-      expect(labels['app.kubernetes.io/part-of']).toEqual(expect.any(String));
-    },
-  );
-
-  it.each(workloads.map((document) => [describeDocument(document), document] as const))(
-    '%s gives its pods the same labels',
-    (_name, document) => {
-      const labels = document.object.metadata?.labels ?? {};
-      const template = (document.object.spec as { template?: { metadata?: KubeObject['metadata'] } })
-        .template;
-      expect(template?.metadata?.labels).toEqual(
-        expect.objectContaining({
-          'app.kubernetes.io/name': labels['app.kubernetes.io/name'],
-          'app.kubernetes.io/part-of': labels['app.kubernetes.io/part-of'],
-        }),
-      );
-    },
-  );
-
-  it('include no Secret (secrets are created in the cluster, never committed)', () => {
-    expect(objects.filter((document) => document.object.kind === 'Secret').map(describeDocument)).toEqual([]);
-  });
-
-  it('keep no secret-looking key in a ConfigMap', () => {
-    const problems = objects
-      .filter((document) => document.object.kind === 'ConfigMap')
-      .flatMap((document) =>
-        Object.entries((document.object.data as Record<string, string> | undefined) ?? {})
-          .filter(([key, value]) => secretLookingName.test(key) || urlWithPassword.test(String(value)))
-          .map(([key]) => `${describeDocument(document)}: ${key}`),
-      );
-    expect(problems).toEqual([]);
-  });
-});
-
-const containerCases = workloads.flatMap((document) => {
-  const pod = podSpecOf(document.object)!;
-  return allContainers(pod).map(
-    ({ container, init }) =>
-      [
-        `${describeDocument(document)} ${init ? 'init container' : 'container'} ${container.name}`,
-        { container, init, pod },
-      ] as const,
-  );
-});
-
-describe('containers', () => {
-  it('are there to check', () => {
-    expect(containerCases.length).toBeGreaterThan(0);
-  });
-
-  it.each(containerCases)('%s takes credentials only from Secrets', (_name, { container }) => {
-    const problems = (container.env ?? []).flatMap((variable) => {
-      if (variable.value !== undefined && urlWithPassword.test(variable.value))
-        return [`${variable.name}: literal URL with a password`];
-      if (!secretLookingName.test(variable.name)) return [];
-      if (variable.value !== undefined) return [`${variable.name}: literal value`];
-      if (!variable.valueFrom?.secretKeyRef) return [`${variable.name}: not from a secretKeyRef`];
+  /** kubernetes-models' complaint about an object, or none. */
+  const modelProblems = (object: KubeObject): string[] | undefined => {
+    const Model = models.get(`${object.apiVersion}/${object.kind}`);
+    if (!Model) return undefined;
+    try {
+      new Model(object).validate();
       return [];
-    });
+    } catch (error) {
+      return [(error as Error).message];
+    }
+  };
+
+  it.each(cases)('%s is valid for its apiVersion and kind', (_name, object) => {
+    const problems = crds.problems(object) ?? modelProblems(object);
+    if (problems === undefined)
+      throw new Error(`no schema for ${object.apiVersion}/${object.kind} (kubernetes-models or test/crds)`);
     expect(problems).toEqual([]);
   });
-
-  it.each(containerCases)(
-    '%s runs as non-root on a read-only root file system',
-    (_name, { container, pod }) => {
-      const runAsNonRoot = container.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
-      expect(runAsNonRoot).toBe(true);
-      expect(container.securityContext?.runAsUser ?? pod.securityContext?.runAsUser).not.toBe(0);
-      expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
-      expect(container.securityContext?.allowPrivilegeEscalation).toBe(false);
-      expect(container.securityContext?.capabilities?.drop).toContain('ALL');
-      // Node and its libraries write temporary files: /tmp is a writable emptyDir.
-      const tmp = (container.volumeMounts ?? []).find((mount) => mount.mountPath === '/tmp');
-      expect(tmp).toBeDefined();
-      expect(pod.volumes?.find((volume) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
-    },
-  );
-
-  it.each(containerCases)('%s has resource requests and limits', (_name, { container }) => {
-    expect(container.resources?.requests).toEqual(
-      expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
-    );
-    expect(container.resources?.limits).toEqual(
-      expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
-    );
-  });
-
-  const appContainers = containerCases.filter(([, { init }]) => !init);
-
-  it.each(appContainers)(
-    '%s probes /livez for liveness and start-up, /readyz for readiness',
-    (_name, { container }) => {
-      const portNames = new Set((container.ports ?? []).flatMap((port) => [port.name, port.containerPort]));
-      for (const [probe, pathName] of [
-        [container.livenessProbe, '/livez'],
-        [container.readinessProbe, '/readyz'],
-        [container.startupProbe, '/livez'],
-      ] as const) {
-        expect(probe?.httpGet?.path).toBe(pathName);
-        expect(portNames.has(probe?.httpGet?.port)).toBe(true);
-      }
-    },
-  );
 });
 
-describe.each(services)('service %s', (service) => {
-  const baseDir = path.join(basesRoot, service);
-  const own = resourcesUnder(baseDir);
-  const ofKind = (kind: string) => own.filter((document) => document.object.kind === kind);
-  const deployments = ofKind('Deployment');
-  const deployment = deployments[0]?.object;
-  const pod = deployment ? podSpecOf(deployment) : undefined;
-  const app = pod?.containers.find((container) => container.name === service);
+describe.each(rendered.map((overlay) => [label(overlay), overlay] as const))(
+  'overlay %s',
+  (_name, overlay) => {
+    it('renders that service only, and meets every rule of test/k8s-policy.ts', () => {
+      expect(overlayProblems(overlay.objects, overlay)).toEqual([]);
+    });
+  },
+);
 
-  it('has exactly one Deployment, named after it, with at least two replicas', () => {
-    expect(deployments.map((document) => document.object.metadata?.name)).toEqual([service]);
-    expect((deployment!.spec as { replicas?: number }).replicas).toBeGreaterThanOrEqual(2);
-    expect(
-      objects.filter(
-        (document) => document.object.kind === 'Deployment' && document.object.metadata?.name === service,
-      ),
-    ).toHaveLength(1);
+describe('the broken fixture (test/fixtures/broken-overlay)', () => {
+  const objects = renderKustomization(path.join(fixturesRoot, 'broken-overlay'));
+  const problems = overlayProblems(objects, { service: 'project-service', environment: 'production' });
+
+  it.each([
+    'image ghcr.io/your-org/project-service:latest is not pinned',
+    'DATABASE_URL is a literal URL with a password',
+    'no NetworkPolicy named project-service',
+    'needs 1 <= minReplicas <= maxReplicas',
+    'sets replicas',
+    'terminationGracePeriodSeconds 20 < preStop 5 + drain 5 + grace 10 + 5',
+    'root file system is writable',
+    'no ServiceMonitor named project-service',
+    'expected one CloudNativePG Cluster in production',
+  ])('fails the rules: %s', (expected) => {
+    expect(problems).toContainEqual(expect.stringContaining(expected));
   });
 
-  it('labels everything in its base with its name', () => {
-    const problems = own
-      .filter((document) => document.object.metadata?.labels?.['app.kubernetes.io/name'] !== service)
-      .map(describeDocument);
-    expect(problems).toEqual([]);
-  });
-
-  it('runs its image placeholder, rewritten by the overlay', () => {
-    expect(app).toBeDefined();
-    expect(app!.image).toBe(`ghcr.io/OWNER/${service}:latest`);
-  });
-
-  it('migrates the database in an init container before the app starts', () => {
-    const migrate = pod!.initContainers?.find((container) => container.name === 'migrate');
-    expect(migrate).toBeDefined();
-    expect(migrate!.image).toBe(app!.image);
-    expect(migrate!.command).toEqual(['node', 'dist/db/migrate-command.js']);
-    // It reads the same configuration as the app.
-    expect(migrate!.env).toEqual(app!.env);
-    expect(migrate!.envFrom).toEqual(app!.envFrom);
-  });
-
-  it('reads DATABASE_URL from a Secret', () => {
-    expect(app!.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual(
-      expect.objectContaining({ key: 'DATABASE_URL', name: expect.any(String) }),
+  it('fails schema validation: a misspelt and a mistyped field of a Cluster', () => {
+    const crds = loadCrdValidators();
+    const cluster = readYamlDocuments(path.join(fixturesRoot, 'broken-crds'))[0]!.object;
+    expect(crds.problems(cluster)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('/spec/instances must be integer'),
+        expect.stringMatching(/\/spec must NOT have additional properties \(storge\)/),
+      ]),
     );
   });
 
-  it('takes its settings from a ConfigMap of its base that agrees with the container port', () => {
-    const configMapNames = (app!.envFrom ?? []).flatMap((source) =>
-      source.configMapRef ? [source.configMapRef.name] : [],
-    );
-    expect(configMapNames).toHaveLength(1);
-    const configMap = ofKind('ConfigMap').find(
-      (document) => document.object.metadata?.name === configMapNames[0],
-    );
-    expect(configMap).toBeDefined();
-    const data = configMap!.object.data as Record<string, string>;
-    expect(data.NODE_ENV).toBe('production');
-    expect(app!.ports?.map((port) => port.containerPort)).toEqual([Number(data.PORT)]);
-  });
-
-  it('is reached through a ClusterIP Service whose selector and target port match the pods', () => {
-    const servicesOfBase = ofKind('Service');
-    expect(servicesOfBase).toHaveLength(1);
-    const spec = servicesOfBase[0]!.object.spec as {
-      type?: string;
-      selector?: Record<string, string>;
-      ports: { targetPort?: string | number }[];
-    };
-    expect(spec.type ?? 'ClusterIP').toBe('ClusterIP');
-    const podLabels = (deployment!.spec as { template: { metadata?: KubeObject['metadata'] } }).template
-      .metadata?.labels;
-    expect(selectorMatches(spec.selector, podLabels)).toBe(true);
-    const ports = new Set((app!.ports ?? []).flatMap((port) => [port.name, port.containerPort]));
-    for (const port of spec.ports) expect(ports.has(port.targetPort)).toBe(true);
-  });
-
-  it('keeps a replica up through voluntary disruptions (PodDisruptionBudget)', () => {
-    const budgets = ofKind('PodDisruptionBudget');
-    expect(budgets).toHaveLength(1);
-    const spec = budgets[0]!.object.spec as {
-      minAvailable?: number;
-      selector?: { matchLabels?: Record<string, string> };
-    };
-    const podLabels = (deployment!.spec as { template: { metadata?: KubeObject['metadata'] } }).template
-      .metadata?.labels;
-    expect(selectorMatches(spec.selector?.matchLabels, podLabels)).toBe(true);
-    expect(spec.minAvailable).toBeGreaterThanOrEqual(1);
-    expect(spec.minAvailable).toBeLessThan((deployment!.spec as { replicas: number }).replicas);
+  it('is never among the deployable overlays', () => {
+    expect(overlays.filter((overlay) => overlay.dir.startsWith(fixturesRoot))).toEqual([]);
   });
 });
 
 describe('infra/README.md', () => {
   const readme = readFileSync(path.join(repoRoot, 'infra', 'README.md'), 'utf8');
-  const secretKeys = [
-    ...new Set(
-      workloads.flatMap((document) =>
-        allContainers(podSpecOf(document.object) as IPodSpec).flatMap(
-          ({ container }: { container: IContainer }) =>
-            (container.env ?? []).flatMap((variable) => {
-              const ref = variable.valueFrom?.secretKeyRef;
-              return ref ? [`${ref.name} ${ref.key}`] : [];
-            }),
-        ),
-      ),
-    ),
-  ];
+  const secretKeys = [...new Set(rendered.flatMap((overlay) => secretKeysRead(overlay.objects)))].sort();
 
   it.each(secretKeys)('documents the Secret key %s the manifests read', (secretKey) => {
     const [name, key] = secretKey.split(' ');
     expect(readme).toContain(name);
     expect(readme).toContain(key);
+  });
+
+  it.each(overlays.map((overlay) => path.relative(repoRoot, overlay.dir)))('shows how to apply %s', (dir) => {
+    expect(readme).toContain(dir);
   });
 });

@@ -21,6 +21,8 @@ interface Step {
 }
 interface Job {
   if?: string;
+  environment?: string | { name: string };
+  outputs?: Record<string, string>;
   needs?: string | string[];
   permissions?: Record<string, string> | string;
   services?: Record<
@@ -210,5 +212,68 @@ describe.each(services)('CI of %s', (service) => {
       expect(JSON.stringify(job)).toMatch(new RegExp(`ghcr\\.io/[^"\\s]*/${service}\\b`));
     // A build that does not push runs for every event, pull requests included.
     expect(builds.some((build) => build.with?.push === false)).toBe(true);
+  });
+});
+
+describe.each(services)('delivery of %s', (service) => {
+  const file = path.join(workflowsDir, `${service}.yml`);
+  const workflow = existsSync(file) ? readWorkflow(file) : undefined;
+  const jobs = Object.entries(workflow?.jobs ?? {});
+  const pushing = jobs.find(([, job]) =>
+    (job.steps ?? []).some(
+      (step) => step.uses?.startsWith('docker/build-push-action@') && step.with?.push === true,
+    ),
+  );
+  const deploy = jobs.find(([, job]) =>
+    (job.steps ?? []).some((step) => step.run?.includes('kubectl apply')),
+  );
+
+  it('builds with Buildx and GitHub cache, every event', () => {
+    const steps = jobs.flatMap(([, job]) => job.steps ?? []);
+    expect(steps.some((step) => step.uses?.startsWith('docker/setup-buildx-action@'))).toBe(true);
+    const builds = steps.filter((step) => step.uses?.startsWith('docker/build-push-action@'));
+    expect(builds.every((build) => String(build.with?.['cache-from']).includes('type=gha'))).toBe(true);
+    expect(builds.some((build) => String(build.with?.['cache-to']).includes('type=gha'))).toBe(true);
+  });
+
+  it('pushes the image from main and hands its digest on', () => {
+    expect(pushing).toBeDefined();
+    const [, job] = pushing!;
+    expect(job.outputs?.digest).toMatch(/steps\.\w+\.outputs\.digest/);
+    expect(job.outputs?.image).toBeDefined();
+  });
+
+  it('deploys only its own production overlay, from main, through the production environment, with the pushed digest', () => {
+    expect(deploy).toBeDefined();
+    const [, job] = deploy!;
+    expect(job.if).toContain("github.event_name == 'push'");
+    expect(job.if).toContain("github.ref == 'refs/heads/main'");
+    expect([job.needs].flat()).toContain(pushing![0]);
+    expect(typeof job.environment === 'string' ? job.environment : job.environment?.name).toBe('production');
+    const text = JSON.stringify(job);
+    expect(text).toContain(`infra/k8s/${service}/overlays/production`);
+    expect(text).not.toMatch(new RegExp(`infra/k8s/(?!${service}/)[\\w-]+/overlays`));
+    expect(text).toContain(`needs.${pushing![0]}.outputs.digest`);
+    expect(text).toMatch(/kustomize edit set image [^\n]*@\$\{?DIGEST/);
+    // Without the environment's cluster credentials it does nothing, and says so.
+    expect(text).toContain('secrets.KUBE_CONFIG');
+  });
+});
+
+describe('.github/workflows/infra.yml', () => {
+  const workflow = readWorkflow(path.join(workflowsDir, 'infra.yml'));
+  const runs = Object.values(workflow.jobs).flatMap((job) =>
+    (job.steps ?? []).flatMap((step) => (step.run ? [step.run] : [])),
+  );
+
+  it('runs the infra tests and renders every overlay', () => {
+    expect(runs.some((run) => run.includes('turbo run') && run.includes('--filter=infra'))).toBe(true);
+    expect(
+      runs.some((run) => run.includes('infra/k8s/*/overlays/*') && run.includes('kubectl kustomize')),
+    ).toBe(true);
+  });
+
+  it('runs when a Dockerfile or .dockerignore changes (the Dockerfile checks are infra tests)', () => {
+    expect(workflow.on.push?.paths).toEqual(expect.arrayContaining(['apps/*/Dockerfile', '.dockerignore']));
   });
 });
