@@ -220,4 +220,40 @@ describe('gitea-js against the service', () => {
     });
     expect(await failureStatus(client(extra.data.sha1).user.userGetCurrent())).toBe(401);
   });
+  it('uploads, lists, renames, downloads and deletes issue attachments', async () => {
+    const owner = await newUser('js-attach');
+    await owner.api.user.createCurrentUserRepo({ name: 'files' });
+    await owner.api.repos.issueCreateIssue('js-attach', 'files', { title: 'with a file' });
+    const created = await owner.api.repos.issueCreateIssueAttachment(
+      'js-attach',
+      'files',
+      1,
+      { attachment: new File(['hello from gitea-js\n'], 'hello.txt', { type: 'text/plain' }) },
+      { name: 'greeting.txt' },
+    );
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({ name: 'greeting.txt', size: 20, download_count: 0 });
+    const id = created.data.id!;
+    const listed = await owner.api.repos.issueListIssueAttachments('js-attach', 'files', 1);
+    expect(listed.data.map((attachment) => attachment.id)).toEqual([id]);
+    const renamed = await owner.api.repos.issueEditIssueAttachment('js-attach', 'files', 1, id, {
+      name: 'renamed.md',
+    });
+    expect(renamed.status).toBe(201);
+    expect(renamed.data.name).toBe('renamed.md');
+    expect(
+      await failureStatus(
+        owner.api.repos.issueEditIssueAttachment('js-attach', 'files', 1, id, { name: 'renamed.exe' }),
+      ),
+    ).toBe(422);
+    const download = await fetch(`${service.baseUrl}${new URL(renamed.data.browser_download_url!).pathname}`);
+    expect(await download.text()).toBe('hello from gitea-js\n');
+    expect(
+      (await owner.api.repos.issueGetIssueAttachment('js-attach', 'files', 1, id)).data.download_count,
+    ).toBe(1);
+    await owner.api.repos.issueDeleteIssueAttachment('js-attach', 'files', 1, id);
+    expect(await failureStatus(owner.api.repos.issueGetIssueAttachment('js-attach', 'files', 1, id))).toBe(
+      404,
+    );
+  });
 });

@@ -121,9 +121,22 @@ describe('responses conform to the served document and to Gitea’s definitions'
       ]),
     );
     for (const [path, item] of Object.entries(reference.paths)) {
-      if (path.includes('/assets')) continue; // issue attachments: a later issue
-      for (const method of Object.keys(item)) expect(document.body.paths[path]?.[method]).toBeDefined();
+      for (const method of Object.keys(item)) {
+        const served = document.body.paths[path]?.[method];
+        expect(served).toBeDefined();
+        expect(served.operationId).toBe(
+          (item as Record<string, { operationId: string }>)[method]!.operationId,
+        );
+      }
     }
+    // The upload's multipart body and the download at the site root.
+    const upload = document.body.paths['/repos/{owner}/{repo}/issues/{index}/assets'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.properties.attachment).toEqual(
+      expect.objectContaining({ type: 'string', format: 'binary' }),
+    );
+    const download = document.body.paths['/attachments/{uuid}'].get;
+    expect(download.servers).toEqual([{ url: 'http://code-hosting.test/' }]);
+    expect(Object.keys(download.responses['200'].content)).toEqual(['application/octet-stream']);
   });
 
   it('both validators reject a body of the wrong shape', () => {
@@ -201,6 +214,40 @@ describe('responses conform to the served document and to Gitea’s definitions'
       .set(...auth(owner.token))
       .expect(200);
     for (const team of teams.body) expectConforms('Team', team);
+  });
+
+  it('Attachment (the five attachment operations and the issue’s assets)', async () => {
+    const assets = `${api}/repos/${org.name}/${repo}/issues/1/assets`;
+    const created = await service.request
+      .post(assets)
+      .set(...auth(owner.token))
+      .attach('attachment', Buffer.from('shape'), 'shape.txt')
+      .expect(201);
+    expectConforms('Attachment', created.body);
+    const listed = await service.request
+      .get(assets)
+      .set(...auth(owner.token))
+      .expect(200);
+    for (const item of listed.body) expectConforms('Attachment', item);
+    const fetched = await service.request
+      .get(`${assets}/${created.body.id}`)
+      .set(...auth(owner.token))
+      .expect(200);
+    expectConforms('Attachment', fetched.body);
+    const edited = await service.request
+      .patch(`${assets}/${created.body.id}`)
+      .set(...auth(owner.token))
+      .send({ name: 'edited.txt' })
+      .expect(201);
+    expectConforms('Attachment', edited.body);
+    const issue = await service.request
+      .get(`${api}/repos/${org.name}/${repo}/issues/1`)
+      .set(...auth(owner.token))
+      .expect(200);
+    // The reference subset has no Issue definition: the served one, and Gitea's Attachment for its assets.
+    expectValid(servedValidator('Issue'), issue.body);
+    expect(issue.body.assets).toHaveLength(1);
+    for (const asset of issue.body.assets) expectConforms('Attachment', asset);
   });
 
   it.each([
