@@ -55,6 +55,47 @@ export const FUNDING_MODELS = ['Crowdfunding', 'Membership', 'Alternate Funding'
 // eslint-disable-next-line no-useless-escape
 export const SLUG_PATTERN = /^[a-z][a-z0-9_\-]*[a-z0-9]$/;
 
+/**
+ * The bound of every string and array a request may carry (strings in characters, i.e. UTF-16
+ * code units as zod counts them; arrays in items). Past one: 400 naming the field and the bound.
+ * They keep one project's stored size, and so a streamed list's batches, small; the README lists them.
+ */
+export const FIELD_LIMITS = {
+  name: 255,
+  slug: 100,
+  description: 8_000,
+  missionStatement: 8_000,
+  legalEntityName: 255,
+  uri: 2_048,
+  email: 254,
+  userName: 255,
+  username: 255,
+  /** writers, auditors and meeting_coordinators, each. */
+  members: 300,
+  /** Each of the three values at most once. */
+  fundingModels: FUNDING_MODELS.length,
+  pageToken: 2_048,
+  /** If-Match / If-None-Match: an ETag or a short list of them. */
+  etagHeader: 1_024,
+} as const;
+
+/*
+ * zod runs a length check even after the type check failed, so a string sent for an array would
+ * read "expected array; must be at most 3 characters". Its `when` option (which zod's types for
+ * max() leave out) keeps each bound to values of its own type.
+ */
+type StringMaxParams = Parameters<z.ZodString['max']>[1];
+type ArrayMaxParams = Parameters<z.ZodArray<z.ZodString>['max']>[1];
+const STRINGS_ONLY = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'string',
+} as unknown as StringMaxParams;
+const ARRAYS_ONLY = {
+  when: (payload: { value: unknown }) => Array.isArray(payload.value),
+} as unknown as ArrayMaxParams;
+
+/** The fixed-size formats have their size as bound; a uri or email its own. */
+const FORMAT_MAX_LENGTHS = { uuid: 36, date: 10, uri: FIELD_LIMITS.uri, email: FIELD_LIMITS.email } as const;
+
 // The formats, as plain predicates so that "" can be allowed beside them.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -85,18 +126,24 @@ type FormatName = keyof typeof FORMAT_CHECKS;
 /** A string in `format`; with `allowEmpty`, `""` (never set) too. */
 function formatted(format: FormatName, options: { allowEmpty: boolean; description: string }) {
   const check = FORMAT_CHECKS[format];
-  const schema = z.string().superRefine((value, context) => {
-    if (options.allowEmpty && value === '') return;
-    if (!check(value)) {
-      // An invalid_format issue, so the error message reads "must be a valid <format>".
-      context.addIssue({
-        code: 'invalid_format',
-        format,
-        input: value,
-        message: `must be a valid ${format}`,
-      } as never);
-    }
-  });
+  const maxLength = FORMAT_MAX_LENGTHS[format];
+  const schema = z
+    .string()
+    .max(maxLength, STRINGS_ONLY)
+    .superRefine((value, context) => {
+      if (options.allowEmpty && value === '') return;
+      // Too long is reported by max(); no pattern matching over an oversized value.
+      if (value.length > maxLength) return;
+      if (!check(value)) {
+        // An invalid_format issue, so the error message reads "must be a valid <format>".
+        context.addIssue({
+          code: 'invalid_format',
+          format,
+          input: value,
+          message: `must be a valid ${format}`,
+        } as never);
+      }
+    });
   return options.allowEmpty
     ? schema.openapi({ description: options.description, anyOf: [{ format }, { const: '' }] } as never)
     : schema.openapi({ description: options.description, format });
@@ -117,8 +164,14 @@ export const UserInfo = z
   .object({
     avatar: formatted('uri', { allowEmpty: true, description: 'avatar URL of the user' }),
     email: formatted('email', { allowEmpty: true, description: 'email address of the user' }),
-    name: z.string().openapi({ description: 'full name of the user' }),
-    username: z.string().openapi({ description: 'login name of the user' }),
+    name: z
+      .string()
+      .max(FIELD_LIMITS.userName, STRINGS_ONLY)
+      .openapi({ description: 'full name of the user' }),
+    username: z
+      .string()
+      .max(FIELD_LIMITS.username, STRINGS_ONLY)
+      .openapi({ description: 'login name of the user' }),
   })
   .openapi('UserInfo', { description: 'User information' });
 export type UserInfo = z.infer<typeof UserInfo>;
@@ -127,8 +180,8 @@ export type UserInfo = z.infer<typeof UserInfo>;
 const UserInfoInput = z.object({
   avatar: UserInfo.shape.avatar.default(''),
   email: UserInfo.shape.email.default(''),
-  name: z.string().default(''),
-  username: z.string().default(''),
+  name: UserInfo.shape.name.default(''),
+  username: UserInfo.shape.username.default(''),
 });
 
 /** The common project fields, as responses carry them (always present). */
@@ -136,20 +189,32 @@ const commonFields = {
   autojoin_enabled: z.boolean().openapi({ description: 'whether autojoin is enabled' }),
   category: enumOrEmpty(CATEGORIES, 'project category'),
   charter_url: uriOrEmpty('charter document'),
-  description: z.string().openapi({ description: 'project description' }),
+  description: z
+    .string()
+    .max(FIELD_LIMITS.description, STRINGS_ONLY)
+    .openapi({ description: 'project description' }),
   entity_dissolution_date: dateOrEmpty('date the project entity was dissolved'),
   entity_formation_document_url: uriOrEmpty('entity formation document'),
   formation_date: dateOrEmpty('date the project was formed'),
-  funding_model: z.array(z.enum(FUNDING_MODELS)).openapi({ description: 'funding models' }),
+  funding_model: z
+    .array(z.enum(FUNDING_MODELS))
+    .max(FIELD_LIMITS.fundingModels, ARRAYS_ONLY)
+    .openapi({ description: 'funding models' }),
   is_foundation: z.boolean().openapi({ description: 'whether the project is a foundation' }),
-  legal_entity_name: z.string().openapi({ description: 'legal entity name' }),
+  legal_entity_name: z
+    .string()
+    .max(FIELD_LIMITS.legalEntityName, STRINGS_ONLY)
+    .openapi({ description: 'legal entity name' }),
   legal_entity_type: enumOrEmpty(LEGAL_ENTITY_TYPES, 'legal entity type'),
   legal_parent_uid: formatted('uuid', {
     allowEmpty: true,
     description: 'legal parent entity; empty when none',
   }),
   logo_url: uriOrEmpty('logo'),
-  name: z.string().openapi({ description: 'display name of the project' }),
+  name: z
+    .string()
+    .max(FIELD_LIMITS.name, STRINGS_ONLY)
+    .openapi({ description: 'display name of the project' }),
   // Empty only for the root project.
   parent_uid: formatted('uuid', {
     allowEmpty: true,
@@ -157,7 +222,11 @@ const commonFields = {
   }),
   public: z.boolean().openapi({ description: 'whether the project is public' }),
   repository_url: uriOrEmpty('repository'),
-  slug: z.string().regex(SLUG_PATTERN).openapi({ description: 'short slugified name' }),
+  slug: z
+    .string()
+    .max(FIELD_LIMITS.slug, STRINGS_ONLY)
+    .regex(SLUG_PATTERN)
+    .openapi({ description: 'short slugified name' }),
   stage: enumOrEmpty(STAGES, 'project stage'),
   website_url: uriOrEmpty('website'),
 };
@@ -168,12 +237,19 @@ const serverSetFields = {
   updated_at: z.string().openapi({ format: 'date-time' }),
 };
 
+/** A member list: writers, auditors or meeting coordinators. */
+const members = <Item extends z.ZodType>(item: Item, description: string) =>
+  z.array(item).max(FIELD_LIMITS.members, ARRAYS_ONLY).openapi({ description });
+
 const settingsFields = {
   announcement_date: dateOrEmpty('date the project was announced'),
-  auditors: z.array(UserInfo).openapi({ description: 'project auditors' }),
-  meeting_coordinators: z.array(UserInfo).openapi({ description: 'project meeting coordinators' }),
-  mission_statement: z.string().openapi({ description: 'mission statement' }),
-  writers: z.array(UserInfo).openapi({ description: 'project writers' }),
+  auditors: members(UserInfo, 'project auditors'),
+  meeting_coordinators: members(UserInfo, 'project meeting coordinators'),
+  mission_statement: z
+    .string()
+    .max(FIELD_LIMITS.missionStatement, STRINGS_ONLY)
+    .openapi({ description: 'mission statement' }),
+  writers: members(UserInfo, 'project writers'),
 };
 
 export const ProjectBase = z.object({ ...commonFields, ...serverSetFields }).openapi('ProjectBase');
@@ -236,18 +312,19 @@ const optionalCommonFields = {
 const requiredCommonFields = {
   slug: commonFields.slug,
   description: commonFields.description,
-  name: z.string().min(1).openapi({ description: 'display name of the project' }),
+  name: z
+    .string()
+    .min(1)
+    .max(FIELD_LIMITS.name, STRINGS_ONLY)
+    .openapi({ description: 'display name of the project' }),
 };
 
 const optionalSettingsFields = {
   announcement_date: settingsFields.announcement_date.default(''),
-  auditors: z.array(UserInfoInput).default([]).openapi({ description: 'project auditors' }),
-  meeting_coordinators: z
-    .array(UserInfoInput)
-    .default([])
-    .openapi({ description: 'project meeting coordinators' }),
+  auditors: members(UserInfoInput, 'project auditors').default([]),
+  meeting_coordinators: members(UserInfoInput, 'project meeting coordinators').default([]),
   mission_statement: settingsFields.mission_statement.default(''),
-  writers: z.array(UserInfoInput).default([]).openapi({ description: 'project writers' }),
+  writers: members(UserInfoInput, 'project writers').default([]),
 };
 
 // Object schemas strip unknown keys: unknown request fields are ignored.
@@ -296,12 +373,21 @@ export const ListProjectsQuery = z.object({
     .max(1000)
     .optional()
     .openapi({ description: 'page size, 1 to 1000' }),
-  page_token: z.string().min(1).optional().openapi({ description: 'opaque cursor from next_page_token' }),
+  page_token: z
+    .string()
+    .min(1)
+    .max(FIELD_LIMITS.pageToken, STRINGS_ONLY)
+    .optional()
+    .openapi({ description: 'opaque cursor from next_page_token' }),
   parent_uid: formatted('uuid', {
     allowEmpty: false,
     description: 'only children of this project',
   }).optional(),
-  slug: z.string().optional().openapi({ description: 'only the project with this slug' }),
+  slug: z
+    .string()
+    .max(FIELD_LIMITS.slug, STRINGS_ONLY)
+    .optional()
+    .openapi({ description: 'only the project with this slug' }),
   stage: z.enum(STAGES).optional().openapi({ description: 'only projects in this stage' }),
   category: z.enum(CATEGORIES).optional().openapi({ description: 'only projects in this category' }),
   public: z
@@ -320,6 +406,7 @@ export const WriteHeaders = z.object({
   'X-Sync': SyncHeader,
   'If-Match': z
     .string()
+    .max(FIELD_LIMITS.etagHeader, STRINGS_ONLY)
     .optional()
     .openapi({ description: 'ETag the write is conditional on (quoted, bare or *)' }),
 });
@@ -327,6 +414,7 @@ export const WriteHeaders = z.object({
 export const ReadHeaders = z.object({
   'If-None-Match': z
     .string()
+    .max(FIELD_LIMITS.etagHeader, STRINGS_ONLY)
     .optional()
     .openapi({ description: 'ETag of the copy the client holds; 304 when current' }),
 });
