@@ -1,13 +1,23 @@
 import { badRequest } from '@repo/http-errors';
 import type { BodyCodec } from './body-codecs';
 
+// Fatal: Buffer#toString would silently store U+FFFD for every invalid sequence. The BOM is kept,
+// so a body starting with one stays malformed JSON, as before.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export const jsonCodec: BodyCodec = {
   mediaTypes: ['application/json'],
   contentType: 'application/json; charset=utf-8',
   listNeedsTwoPasses: false,
   decode(body) {
+    let text: string;
     try {
-      return JSON.parse(body.toString('utf8')) as unknown;
+      text = utf8.decode(body);
+    } catch {
+      throw badRequest('malformed request body: not valid UTF-8');
+    }
+    try {
+      return JSON.parse(text) as unknown;
     } catch {
       // JSON.parse messages quote the body: never echo them.
       throw badRequest('malformed request body: not valid JSON');
