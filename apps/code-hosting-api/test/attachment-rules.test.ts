@@ -38,6 +38,14 @@ async function archive(fixture: IssueFixture, archived: boolean): Promise<void> 
     .expect(200);
 }
 
+/** An issue with one attachment in a repository then archived. */
+async function archivedWithAttachment() {
+  const archived = await issueFixture(service);
+  const attachment = await uploaded(service, archived.assets, archived.owner.token);
+  await archive(archived, true);
+  return { archived, attachment };
+}
+
 describe('the seed’s statuses, operation by operation', () => {
   it('issueListIssueAttachments: 200, 404', async () => {
     const attachment = await uploaded(service, issue.assets, issue.owner.token);
@@ -102,9 +110,7 @@ describe('the seed’s statuses, operation by operation', () => {
       .set(...auth(issue.owner.token))
       .send({ name: 'x.exe' })
       .expect(422);
-    const archived = await issueFixture(service);
-    const inArchive = await uploaded(service, archived.assets, archived.owner.token);
-    await archive(archived, true);
+    const { archived, attachment: inArchive } = await archivedWithAttachment();
     await service.request
       .patch(`${archived.assets}/${inArchive.id}`)
       .set(...auth(archived.owner.token))
@@ -130,9 +136,7 @@ describe('the seed’s statuses, operation by operation', () => {
       .set(...auth(issue.owner.token))
       .expect(404);
     await service.request.get(`${issue.assets}/${neighbour.id}`).expect(200);
-    const archived = await issueFixture(service);
-    const inArchive = await uploaded(service, archived.assets, archived.owner.token);
-    await archive(archived, true);
+    const { archived, attachment: inArchive } = await archivedWithAttachment();
     await service.request
       .delete(`${archived.assets}/${inArchive.id}`)
       .set(...auth(archived.owner.token))
@@ -279,9 +283,7 @@ describe('the seed’s attachment rules', () => {
   });
 
   it('rule 7: an archived repository is 423 on create, edit and delete, and still readable', async () => {
-    const archived = await issueFixture(service);
-    const attachment = await uploaded(service, archived.assets, archived.owner.token);
-    await archive(archived, true);
+    const { archived, attachment } = await archivedWithAttachment();
     const token = archived.owner.token;
     await upload(service, archived.assets, token, Buffer.from('x'), 'a.txt').expect(423);
     await service.request
