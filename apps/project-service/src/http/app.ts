@@ -7,6 +7,7 @@ import type { Database } from '../db/database';
 import { PrismaProjectStore } from '../db/project-store';
 import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
+import { accessLogRequest } from './access-log';
 import { authenticate } from './authentication';
 import { healthRoutes } from './health';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
@@ -31,8 +32,9 @@ export function buildApp({ database, logger, auth }: AppDependencies): Express {
       genReqId: requestId,
       // Kubernetes polls the probes every few seconds; they would drown the access log.
       autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' },
-      // Tokens never reach the logs.
+      // Tokens never reach the logs: not from the Authorization header, not from the query string.
       redact: ['req.headers.authorization'],
+      serializers: { req: accessLogRequest },
     }),
   );
   app.use(healthRoutes(() => database.isReady()));

@@ -1,0 +1,65 @@
+import { Writable } from 'node:stream';
+import { useTestApp } from '@repo/testing';
+import pino from 'pino';
+import { connectPrisma } from '../src/db/database';
+import { redactedUrl } from '../src/http/access-log';
+import { buildApp } from '../src/http/app';
+import { ADMIN_PRINCIPAL, bearer, testAuthConfig } from './app';
+
+// Every line the app logs during this file, as pino writes it.
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(chunk.toString('utf8'));
+    done();
+  },
+});
+
+const service = useTestApp(async (source) => {
+  const database = connectPrisma(source);
+  const app = buildApp({ database, logger: pino({ level: 'info' }, capture), auth: testAuthConfig });
+  return { app, close: () => database.close() };
+});
+
+const SECRETS = ['query-secret-1', 'query-secret-2', 'query-secret-3', 'query-secret-4'];
+
+describe('the access log', () => {
+  it('keeps credentials sent in the query string out of every log line', async () => {
+    await service.request
+      .get(`/projects?slug=root&access_token=${SECRETS[0]}`)
+      .set('Authorization', bearer(ADMIN_PRINCIPAL))
+      .expect(200);
+    // Refused requests are logged by the error handler too.
+    await service.request.get(`/projects?token=${SECRETS[1]}`).expect(401);
+    // Percent-encoded names are what Express decodes them to: access_token, api_key.
+    await service.request
+      .get(`/projects?access%5Ftoken=${SECRETS[2]}&api_key=${SECRETS[3]}`)
+      .set('Authorization', bearer(ADMIN_PRINCIPAL))
+      .expect(200);
+    const log = lines.join('');
+    for (const secret of SECRETS) expect(log).not.toContain(secret);
+    const entries = lines.map((line) => JSON.parse(line) as { req?: { url?: string; query?: unknown } });
+    const urls = entries.flatMap((entry) => (entry.req?.url ? [entry.req.url] : []));
+    expect(urls).toContain('/projects?slug=root&access_token=[redacted]');
+    const queries = entries.flatMap((entry) => (entry.req?.query ? [entry.req.query] : []));
+    expect(queries).toContainEqual({ slug: 'root', access_token: '[redacted]' });
+  });
+});
+
+describe('redactedUrl', () => {
+  it.each([
+    ['/projects', '/projects'],
+    ['/projects?slug=a&page_size=2', '/projects?slug=a&page_size=2'],
+    ['/projects?access_token=x', '/projects?access_token=[redacted]'],
+    ['/projects?ACCESS_TOKEN=x&slug=a', '/projects?ACCESS_TOKEN=[redacted]&slug=a'],
+    [
+      '/p?id_token=x&password=y&client_secret=z',
+      '/p?id_token=[redacted]&password=[redacted]&client_secret=[redacted]',
+    ],
+    ['/p?jwt', '/p?jwt=[redacted]'],
+    ['/p?%ZZtoken=x', '/p?%ZZtoken=[redacted]'],
+    ['/p?page_token=abc', '/p?page_token=[redacted]'],
+  ])('%s → %s', (url, expected) => {
+    expect(redactedUrl(url)).toBe(expected);
+  });
+});
