@@ -41,19 +41,23 @@ export function numericParameter(value: string): number {
   return Number.isSafeInteger(id) ? id : -1;
 }
 
+/** What the operations of one resource share: their OpenAPI tag and the token scope they need. */
+export interface ResourceDefaults {
+  tag: string;
+  /** Token scope category the operation needs (reads on GET, writes otherwise). */
+  scope: ScopeCategory;
+}
+
 export interface RouteDefinition<
   Path extends string,
   BodySchema extends ZodType | undefined,
   QuerySchema extends ZodObject | undefined,
-> {
+> extends ResourceDefaults {
   method: Method;
   /** Gitea-style path under /api/v1, e.g. `/orgs/{org}`. */
   path: Path;
   operationId: string;
   summary: string;
-  tag: string;
-  /** Token scope category the operation needs (reads on GET, writes otherwise). */
-  scope: ScopeCategory;
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
@@ -85,6 +89,20 @@ export interface RouteDefinition<
   ) => Promise<void>;
 }
 
+/** A declaration within a resource: tag and scope default to the resource's. */
+export type ResourceRoute<
+  Path extends string,
+  BodySchema extends ZodType | undefined,
+  QuerySchema extends ZodObject | undefined,
+> = Omit<RouteDefinition<Path, BodySchema, QuerySchema>, keyof ResourceDefaults> & Partial<ResourceDefaults>;
+
+/** Declares the operations of one resource (one routes/ file) with its defaults stated once. */
+export interface ResourceRoutes {
+  add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
+    route: ResourceRoute<Path, BodySchema, QuerySchema>,
+  ): void;
+}
+
 const errorDescriptions: Record<number, string> = {
   400: 'bad request',
   401: 'authentication required or invalid',
@@ -112,6 +130,11 @@ export class RouteTable {
   constructor(
     private readonly options: { rootUrl: string; paging: PagingSettings; siteMiddleware?: RequestHandler[] },
   ) {}
+
+  /** The operations of one resource, sharing `defaults`. */
+  resource(defaults: ResourceDefaults): ResourceRoutes {
+    return { add: (route) => this.add({ ...defaults, ...route }) };
+  }
 
   add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
     route: RouteDefinition<Path, BodySchema, QuerySchema>,

@@ -4,13 +4,12 @@ import * as s from '../schemas';
 
 /** Site administration of users (Gitea routers/api/v1/admin/user.go). */
 export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'admin', scope: 'admin' });
+  routes.add({
     method: 'post',
     path: '/admin/users',
     operationId: 'adminCreateUser',
     summary: 'Create a user',
-    tag: 'admin',
-    scope: 'admin',
     body: s.createUserOption,
     success: { status: 201, description: 'User', schema: s.user },
     errors: [400, 401, 403, 422],
@@ -26,13 +25,11 @@ export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServic
     },
   });
 
-  table.add({
+  routes.add({
     method: 'patch',
     path: '/admin/users/{username}',
     operationId: 'adminEditUser',
     summary: 'Edit an existing user',
-    tag: 'admin',
-    scope: 'admin',
     body: s.editUserOption,
     success: { status: 200, description: 'User', schema: s.user },
     errors: [400, 401, 403, 404, 422],

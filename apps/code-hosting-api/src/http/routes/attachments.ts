@@ -18,13 +18,12 @@ export function attachmentRoutes(
   table: RouteTable,
   { attachments, storage, settings, wire }: ApiServices,
 ): void {
-  table.add({
+  const routes = table.resource({ tag: 'issue', scope: 'issue' });
+  routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
     operationId: 'issueListIssueAttachments',
     summary: "List issue's attachments",
-    tag: 'issue',
-    scope: 'issue',
     // Gitea's list takes no page or limit: an issue's attachments come all at once.
     success: { status: 200, description: 'AttachmentList', schema: s.attachment.array() },
     errors: [404],
@@ -39,13 +38,11 @@ export function attachmentRoutes(
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
     operationId: 'issueCreateIssueAttachment',
     summary: 'Create an issue attachment',
-    tag: 'issue',
-    scope: 'issue',
     query: s.attachmentUploadQuery,
     formData: s.attachmentUploadForm,
     success: { status: 201, description: 'Attachment', schema: s.attachment },
@@ -71,13 +68,11 @@ export function attachmentRoutes(
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: attachmentPath,
     operationId: 'issueGetIssueAttachment',
     summary: 'Get an issue attachment',
-    tag: 'issue',
-    scope: 'issue',
     success: { status: 200, description: 'Attachment', schema: s.attachment },
     errors: [404],
     async handle({ res, caller, params }) {
@@ -92,13 +87,11 @@ export function attachmentRoutes(
     },
   });
 
-  table.add({
+  routes.add({
     method: 'patch',
     path: attachmentPath,
     operationId: 'issueEditIssueAttachment',
     summary: 'Edit an issue attachment',
-    tag: 'issue',
-    scope: 'issue',
     body: s.editAttachmentOptions,
     success: { status: 201, description: 'Attachment', schema: s.attachment },
     errors: [401, 403, 404, 422, 423],
@@ -116,13 +109,11 @@ export function attachmentRoutes(
     },
   });
 
-  table.add({
+  routes.add({
     method: 'delete',
     path: attachmentPath,
     operationId: 'issueDeleteIssueAttachment',
     summary: 'Delete an issue attachment',
-    tag: 'issue',
-    scope: 'issue',
     success: { status: 204, description: 'empty' },
     errors: [401, 403, 404, 423],
     async handle({ res, caller, params }) {
@@ -137,14 +128,12 @@ export function attachmentRoutes(
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/attachments/{uuid}',
     siteRoot: true,
     operationId: 'downloadAttachment',
     summary: 'Download an attachment (its browser_download_url); Range requests answer 206',
-    tag: 'issue',
-    scope: 'issue',
     success: {
       status: 200,
       description: 'the file',

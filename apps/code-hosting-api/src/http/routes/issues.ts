@@ -4,13 +4,12 @@ import * as s from '../schemas';
 
 /** Issues and pull requests (Gitea routers/api/v1/repo/issue.go, pull.go). */
 export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'issue', scope: 'issue' });
+  routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueListIssues',
     summary: "List a repository's issues",
-    tag: 'issue',
-    scope: 'issue',
     query: s.issueListQuery,
     success: { status: 200, description: 'IssueList', schema: s.issue, list: true },
     errors: [404],
@@ -26,13 +25,11 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueCreateIssue',
     summary: 'Create an issue',
-    tag: 'issue',
-    scope: 'issue',
     body: s.createIssueOption,
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 422, 423],
@@ -42,13 +39,11 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}',
     operationId: 'issueGetIssue',
     summary: 'Get an issue',
-    tag: 'issue',
-    scope: 'issue',
     success: { status: 200, description: 'Issue', schema: s.issue },
     errors: [404],
     async handle({ res, caller, params }) {
@@ -62,13 +57,11 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     },
   });
 
-  table.add({
+  routes.add({
     method: 'patch',
     path: '/repos/{owner}/{repo}/issues/{index}',
     operationId: 'issueEditIssue',
     summary: 'Edit an issue',
-    tag: 'issue',
-    scope: 'issue',
     body: s.editIssueOption,
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 423],
@@ -85,7 +78,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/repos/{owner}/{repo}/pulls',
     operationId: 'repoCreatePullRequest',

@@ -4,13 +4,12 @@ import * as s from '../schemas';
 
 /** Organizations: the seed's ten operations (Gitea routers/api/v1/org/org.go). */
 export function organizationRoutes(table: RouteTable, { organizations, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'organization', scope: 'organization' });
+  routes.add({
     method: 'get',
     path: '/user/orgs',
     operationId: 'orgListCurrentUserOrgs',
     summary: "List the current user's organizations",
-    tag: 'organization',
-    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [401, 404],
@@ -20,13 +19,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/users/{username}/orgs',
     operationId: 'orgListUserOrgs',
     summary: "List a user's organizations",
-    tag: 'organization',
-    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [404],
@@ -36,13 +33,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/users/{username}/orgs/{org}/permissions',
     operationId: 'orgGetUserPermissions',
     summary: 'Get user permissions in organization',
-    tag: 'organization',
-    scope: 'organization',
     success: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
@@ -50,13 +45,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/orgs',
     operationId: 'orgGetAll',
     summary: 'Get list of organizations',
-    tag: 'organization',
-    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [],
@@ -66,13 +59,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/orgs',
     operationId: 'orgCreate',
     summary: 'Create an organization',
-    tag: 'organization',
-    scope: 'organization',
     body: s.createOrgOption,
     success: { status: 201, description: 'Organization', schema: s.organization },
     errors: [401, 403, 422],
@@ -90,13 +81,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/orgs/{org}',
     operationId: 'orgGet',
     summary: 'Get an organization',
-    tag: 'organization',
-    scope: 'organization',
     success: { status: 200, description: 'Organization', schema: s.organization },
     errors: [404],
     async handle({ res, caller, params }) {
@@ -104,13 +93,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'patch',
     path: '/orgs/{org}',
     operationId: 'orgEdit',
     summary: 'Edit an organization',
-    tag: 'organization',
-    scope: 'organization',
     body: s.editOrgOption,
     success: { status: 200, description: 'Organization', schema: s.organization },
     errors: [401, 403, 404, 422],
@@ -128,13 +115,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/orgs/{org}/rename',
     operationId: 'renameOrg',
     summary: 'Rename an organization',
-    tag: 'organization',
-    scope: 'organization',
     body: s.renameOrgOption,
     success: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
@@ -144,13 +129,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'delete',
     path: '/orgs/{org}',
     operationId: 'orgDelete',
     summary: 'Delete an organization',
-    tag: 'organization',
-    scope: 'organization',
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404, 409],
     async handle({ res, caller, params }) {
@@ -159,13 +142,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/orgs/{org}/activities/feeds',
     operationId: 'orgListActivityFeeds',
     summary: "List an organization's activity feeds",
-    tag: 'organization',
-    scope: 'organization',
     query: s.feedQuery,
     success: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
     errors: [404, 422],

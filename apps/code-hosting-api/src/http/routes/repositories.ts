@@ -4,13 +4,12 @@ import * as s from '../schemas';
 
 /** Repositories and collaborators (Gitea routers/api/v1/repo/repo.go, collaborators.go). */
 export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'repository', scope: 'repository' });
+  routes.add({
     method: 'post',
     path: '/user/repos',
     operationId: 'createCurrentUserRepo',
     summary: 'Create a repository',
-    tag: 'repository',
-    scope: 'repository',
     body: s.createRepoOption,
     success: { status: 201, description: 'Repository', schema: s.repository },
     errors: [401, 409, 422],
@@ -24,13 +23,12 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/orgs/{org}/repos',
     operationId: 'createOrgRepo',
     summary: 'Create a repository in an organization',
     tag: 'organization',
-    scope: 'repository',
     body: s.createRepoOption,
     success: { status: 201, description: 'Repository', schema: s.repository },
     errors: [401, 403, 404, 409, 422],
@@ -44,13 +42,11 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}',
     operationId: 'repoGet',
     summary: 'Get a repository',
-    tag: 'repository',
-    scope: 'repository',
     success: { status: 200, description: 'Repository', schema: s.repository },
     errors: [404],
     async handle({ res, caller, params }) {
@@ -59,13 +55,11 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  table.add({
+  routes.add({
     method: 'patch',
     path: '/repos/{owner}/{repo}',
     operationId: 'repoEdit',
     summary: "Edit a repository's properties",
-    tag: 'repository',
-    scope: 'repository',
     body: s.editRepoOption,
     success: { status: 200, description: 'Repository', schema: s.repository },
     errors: [401, 403, 404, 422, 423],
@@ -81,13 +75,11 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  table.add({
+  routes.add({
     method: 'delete',
     path: '/repos/{owner}/{repo}',
     operationId: 'repoDelete',
     summary: 'Delete a repository',
-    tag: 'repository',
-    scope: 'repository',
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
@@ -96,13 +88,11 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  table.add({
+  routes.add({
     method: 'put',
     path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
     operationId: 'repoAddCollaborator',
     summary: 'Add or update a collaborator',
-    tag: 'repository',
-    scope: 'repository',
     body: s.addCollaboratorOption,
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404, 422, 423],

@@ -4,13 +4,12 @@ import * as s from '../schemas';
 
 /** Teams and their members (Gitea routers/api/v1/org/team.go). */
 export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'organization', scope: 'organization' });
+  routes.add({
     method: 'post',
     path: '/orgs/{org}/teams',
     operationId: 'orgCreateTeam',
     summary: 'Create a team',
-    tag: 'organization',
-    scope: 'organization',
     body: s.createTeamOption,
     success: { status: 201, description: 'Team', schema: s.team },
     errors: [401, 403, 404, 422],
@@ -26,13 +25,11 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/orgs/{org}/teams',
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
-    tag: 'organization',
-    scope: 'organization',
     query: s.listQuery,
     success: { status: 200, description: 'TeamList', schema: s.team, list: true },
     errors: [401, 403, 404],
@@ -42,13 +39,11 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     },
   });
 
-  table.add({
+  routes.add({
     method: 'put',
     path: '/teams/{id}/members/{username}',
     operationId: 'orgAddTeamMember',
     summary: 'Add a team member',
-    tag: 'organization',
-    scope: 'organization',
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
@@ -57,13 +52,11 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     },
   });
 
-  table.add({
+  routes.add({
     method: 'delete',
     path: '/teams/{id}/members/{username}',
     operationId: 'orgRemoveTeamMember',
     summary: 'Remove a team member',
-    tag: 'organization',
-    scope: 'organization',
     success: { status: 204, description: 'removed' },
     errors: [401, 403, 404, 409],
     async handle({ res, caller, params }) {

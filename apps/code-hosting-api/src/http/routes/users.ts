@@ -5,13 +5,12 @@ import * as s from '../schemas';
 
 /** Users and their access tokens (Gitea routers/api/v1/user). */
 export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): void {
-  table.add({
+  const routes = table.resource({ tag: 'user', scope: 'user' });
+  routes.add({
     method: 'get',
     path: '/user',
     operationId: 'userGetCurrent',
     summary: 'Get the authenticated user',
-    tag: 'user',
-    scope: 'user',
     success: { status: 200, description: 'User', schema: s.user },
     errors: [401],
     async handle({ res, caller }) {
@@ -19,13 +18,11 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     },
   });
 
-  table.add({
+  routes.add({
     method: 'get',
     path: '/users/{username}',
     operationId: 'userGet',
     summary: 'Get a user',
-    tag: 'user',
-    scope: 'user',
     success: { status: 200, description: 'User', schema: s.user },
     errors: [404],
     async handle({ res, caller, params }) {
@@ -33,13 +30,11 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     },
   });
 
-  table.add({
+  routes.add({
     method: 'post',
     path: '/users/{username}/tokens',
     operationId: 'userCreateToken',
     summary: 'Create an access token',
-    tag: 'user',
-    scope: 'user',
     basicAuthOnly: true,
     body: s.createAccessTokenOption,
     success: { status: 201, description: 'AccessToken', schema: s.accessToken },
@@ -55,13 +50,11 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     },
   });
 
-  table.add({
+  routes.add({
     method: 'delete',
     path: '/users/{username}/tokens/{token}',
     operationId: 'userDeleteAccessToken',
     summary: 'Delete an access token by id or name',
-    tag: 'user',
-    scope: 'user',
     basicAuthOnly: true,
     success: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
