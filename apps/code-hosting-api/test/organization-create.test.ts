@@ -9,7 +9,7 @@ import {
   uniqueName,
   type Actor,
 } from './actors';
-import { errorBody } from './organization-fixtures';
+import { errorBody, permissionsIn } from './organization-fixtures';
 
 const service = useCodeHostingApi();
 
@@ -59,11 +59,7 @@ describe('POST /orgs (orgCreate)', () => {
     expect(teams.body).toEqual([
       expect.objectContaining({ name: 'Owners', permission: 'owner', can_create_org_repo: true }),
     ]);
-    const permissions = await service.request
-      .get(`${api}/users/${alice.username}/orgs/${org.name}/permissions`)
-      .set(...auth(alice.token))
-      .expect(200);
-    expect(permissions.body).toEqual({
+    expect(await permissionsIn(service, org.name, alice.username, alice.token)).toEqual({
       can_read: true,
       can_write: true,
       is_admin: true,

@@ -1,5 +1,5 @@
 import type { TestApp } from '@repo/testing';
-import { addToTeam, createTeam } from './actors';
+import { addToTeam, api, auth, createTeam } from './actors';
 import { testRootUrl } from './app';
 
 /** The error body the service answers with: the message, and the URL of the API document. */
@@ -19,4 +19,18 @@ export async function addToNewTeam(
   const teamId = await createTeam(service, ownerToken, org, team);
   await addToTeam(service, ownerToken, teamId, username);
   return teamId;
+}
+
+/** GET /users/{username}/orgs/{org}/permissions as the token's user, expecting 200: the body. */
+export async function permissionsIn(
+  service: TestApp,
+  org: string,
+  username: string,
+  token: string,
+): Promise<unknown> {
+  const response = await service.request
+    .get(`${api}/users/${username}/orgs/${org}/permissions`)
+    .set(...auth(token))
+    .expect(200);
+  return response.body;
 }

@@ -1,6 +1,6 @@
 import { testRootUrl, useCodeHostingApi } from './app';
 import { api, auth, createOrg, createUser, type Actor } from './actors';
-import { addToNewTeam } from './organization-fixtures';
+import { addToNewTeam, permissionsIn } from './organization-fixtures';
 
 const service = useCodeHostingApi();
 
@@ -32,22 +32,17 @@ describe('GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions)',
   ])('derives the flags from a %s team', async (permission, expected) => {
     const user = await createUser(service, permission);
     await addToNewTeam(service, owner.token, org.name, user.username, { permission });
-    const response = await service.request
-      .get(`${api}/users/${user.username}/orgs/${org.name}/permissions`)
-      .set(...auth(user.token))
-      .expect(200);
-    expect(response.body).toEqual(expected);
+    expect(await permissionsIn(service, org.name, user.username, user.token)).toEqual(expected);
   });
 
   it('takes the highest level of all the user’s teams', async () => {
     const user = await createUser(service, 'multi');
     await addToNewTeam(service, owner.token, org.name, user.username, { permission: 'read' });
     await addToNewTeam(service, owner.token, org.name, user.username, { permission: 'admin' });
-    const response = await service.request
-      .get(`${api}/users/${user.username}/orgs/${org.name}/permissions`)
-      .set(...auth(user.token))
-      .expect(200);
-    expect(response.body).toMatchObject({ is_admin: true, is_owner: false });
+    expect(await permissionsIn(service, org.name, user.username, user.token)).toMatchObject({
+      is_admin: true,
+      is_owner: false,
+    });
   });
 
   it('sets can_create_repository from a team that may create repositories', async () => {
@@ -56,11 +51,7 @@ describe('GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions)',
       permission: 'read',
       can_create_org_repo: true,
     });
-    const response = await service.request
-      .get(`${api}/users/${user.username}/orgs/${org.name}/permissions`)
-      .set(...auth(user.token))
-      .expect(200);
-    expect(response.body).toEqual({
+    expect(await permissionsIn(service, org.name, user.username, user.token)).toEqual({
       can_read: true,
       can_write: false,
       is_admin: false,
@@ -71,11 +62,7 @@ describe('GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions)',
 
   it('answers all false for a user outside the organization, as seen by an owner', async () => {
     const outsider = await createUser(service, 'outsider');
-    const response = await service.request
-      .get(`${api}/users/${outsider.username}/orgs/${org.name}/permissions`)
-      .set(...auth(owner.token))
-      .expect(200);
-    expect(response.body).toEqual({
+    expect(await permissionsIn(service, org.name, outsider.username, owner.token)).toEqual({
       can_read: false,
       can_write: false,
       is_admin: false,

@@ -1,6 +1,6 @@
 import { useCodeHostingApi } from './app';
 import { api, auth, createOrg, createOrgRepo, createUser, uniqueName, type Actor } from './actors';
-import { addToNewTeam, errorBody } from './organization-fixtures';
+import { addToNewTeam, errorBody, permissionsIn } from './organization-fixtures';
 
 const service = useCodeHostingApi();
 
@@ -32,11 +32,10 @@ describe('POST /orgs/{org}/rename (renameOrg)', () => {
       .set(...auth(alice.token))
       .expect(200);
     expect(renamed.body).toMatchObject({ id: org.id, name: newName, username: newName });
-    const permissions = await service.request
-      .get(`${api}/users/${member.username}/orgs/${newName}/permissions`)
-      .set(...auth(member.token))
-      .expect(200);
-    expect(permissions.body).toMatchObject({ can_write: true, is_admin: false });
+    expect(await permissionsIn(service, newName, member.username, member.token)).toMatchObject({
+      can_write: true,
+      is_admin: false,
+    });
     const repository = await service.request
       .get(`${api}/repos/${newName}/${repo}`)
       .set(...auth(alice.token))
