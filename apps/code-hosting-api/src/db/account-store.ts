@@ -46,13 +46,16 @@ export function accountStore(prisma: PrismaClient): AccountStore {
       await prisma.account.update({ where: { id: BigInt(id) }, data: { passwordHash } });
     },
 
-    async renameAccount(id, newName) {
+    async renameAccount(id, expectedName, newName) {
       return unlessNameTaken(async () => {
-        const row = await prisma.account.update({
-          where: { id: BigInt(id) },
+        // Conditional on the name the caller read: of concurrent renames, the first to
+        // lock the row wins; the others re-read it under the lock, find another name
+        // and match nothing (PostgreSQL re-evaluates the condition on the new row).
+        const [row] = await prisma.account.updateManyAndReturn({
+          where: { id: BigInt(id), lowerName: expectedName.toLowerCase() },
           data: { name: newName, lowerName: newName.toLowerCase() },
         });
-        return toAccount(row);
+        return row ? toAccount(row) : null;
       });
     },
   };

@@ -1,4 +1,4 @@
-import { conflict, forbidden, unprocessableEntity } from '@repo/http-errors';
+import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { Store, TeamInsert } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import {
@@ -174,8 +174,10 @@ export function organizationService(store: Store, settings: OrganizationSettings
       if (newName === org.name) return;
       assertUsableAccountName(newName, 'new_name');
       await assertNameFree(newName, org.id);
-      const renamed = await store.renameAccount(org.id, newName);
+      const renamed = await store.renameAccount(org.id, org.name, newName);
       if (renamed.kind === 'name-taken') throw accountExistsError(newName);
+      // A concurrent rename (or delete) won since the read above: the old name is gone.
+      if (!renamed.value) throw notFound(`organization ${name} does not exist`);
     },
 
     /** DELETE /orgs/{org} (seed rule 4): refused while the organization owns repositories. */

@@ -121,7 +121,12 @@ export interface AccountStore {
   recordLogin(accountId: number): Promise<void>;
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
-  renameAccount(id: number, newName: string): Promise<WriteOutcome<AccountRecord>>;
+  /** Renames the account only while it is still named `expectedName` (any case); null when it is not. */
+  renameAccount(
+    id: number,
+    expectedName: string,
+    newName: string,
+  ): Promise<WriteOutcome<AccountRecord | null>>;
 }
 
 /** A user's access tokens, stored hashed. */
