@@ -4,6 +4,7 @@ import { assertDisplayNameAllowed } from './attachment-types';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import type { AccessLevel, AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
+import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
 /**
@@ -65,7 +66,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     caller: Caller,
     owner: string,
     repo: string,
-    index: number,
+    index: RequestedNumber,
     mode: 'read' | 'write',
   ): Promise<{ repository: RepositoryRecord; issue: IssueRecord }> {
     const { repository, level } = await readable(caller, owner, repo);
@@ -74,31 +75,31 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       if (repository.isArchived)
         throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
     }
-    const issue = await store.findIssue(repository.id, index);
+    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
     if (!issue)
-      throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
     if (mode === 'write' && !canWriteAttachments(caller, issue, level))
       throw forbidden('write permission on the issue is required');
     return { repository, issue };
   }
 
   /** The issue's attachment with that id: one of another issue, another repository or no issue is 404. */
-  async function attachmentOf(issue: IssueRecord, id: number): Promise<AttachmentRecord> {
-    const attachment = await store.findAttachment(id);
+  async function attachmentOf(issue: IssueRecord, id: RequestedNumber): Promise<AttachmentRecord> {
+    const attachment = id.value === null ? null : await store.findAttachment(id.value);
     if (!attachment || attachment.issueId !== issue.id || attachment.repoId !== issue.repoId)
-      throw notFound(`attachment ${id} does not exist on issue ${issue.index}`);
+      throw notFound(`attachment ${id.text} does not exist on issue ${issue.index}`);
     return attachment;
   }
 
   return {
     /** GET …/issues/{index}/assets. */
-    async list(caller: Caller, owner: string, repo: string, index: number) {
+    async list(caller: Caller, owner: string, repo: string, index: RequestedNumber) {
       const { repository, issue } = await issueOf(caller, owner, repo, index, 'read');
       return { attachments: issue.attachments, repository };
     },
 
     /** GET …/issues/{index}/assets/{id}. */
-    async get(caller: Caller, owner: string, repo: string, index: number, id: number) {
+    async get(caller: Caller, owner: string, repo: string, index: RequestedNumber, id: RequestedNumber) {
       const { issue } = await issueOf(caller, owner, repo, index, 'read');
       return attachmentOf(issue, id);
     },
@@ -111,7 +112,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       caller: Caller,
       owner: string,
       repo: string,
-      index: number,
+      index: RequestedNumber,
       displayName: string | undefined,
     ): Promise<UploadTarget> {
       const { repository, issue } = await issueOf(caller, owner, repo, index, 'write');
@@ -151,8 +152,8 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       caller: Caller,
       owner: string,
       repo: string,
-      index: number,
-      id: number,
+      index: RequestedNumber,
+      id: RequestedNumber,
       name: string | undefined,
     ): Promise<AttachmentRecord> {
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
@@ -163,7 +164,13 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     },
 
     /** DELETE …/assets/{id}: the row, then the object. */
-    async remove(caller: Caller, owner: string, repo: string, index: number, id: number): Promise<void> {
+    async remove(
+      caller: Caller,
+      owner: string,
+      repo: string,
+      index: RequestedNumber,
+      id: RequestedNumber,
+    ): Promise<void> {
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (!(await store.deleteAttachment(attachment.id))) return;

@@ -5,6 +5,7 @@ import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
+import type { RequestedNumber } from './requested-number';
 
 export interface NewRepository {
   name: string;
@@ -276,21 +277,27 @@ export function repositoryService(store: Store) {
       };
     },
 
-    async getIssue(caller: Caller, owner: string, name: string, index: number) {
+    async getIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
       const { repository } = await readable(caller, owner, name);
-      const issue = await store.findIssue(repository.id, index);
+      const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
       if (!issue)
-        throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+        throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
       return { issue, repository };
     },
 
     /** PATCH /repos/{owner}/{repo}/issues/{index}: the poster or a writer. */
-    async editIssue(caller: Caller, owner: string, name: string, index: number, changes: IssueChanges) {
+    async editIssue(
+      caller: Caller,
+      owner: string,
+      name: string,
+      index: RequestedNumber,
+      changes: IssueChanges,
+    ) {
       const user = requireUser(caller);
       const { repository, level } = await readable(caller, owner, name);
-      const issue = await store.findIssue(repository.id, index);
+      const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
       if (!issue)
-        throw notFound(`issue ${index} does not exist in ${repository.owner.name}/${repository.name}`);
+        throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
       if (issue.poster.id !== user.id && !atLeast(level, 'write'))
         throw forbidden('write permission on the issue is required');
       assertNotArchived(repository);

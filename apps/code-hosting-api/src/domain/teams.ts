@@ -4,6 +4,7 @@ import { canSeeAccount, membershipOf, requireOrganizationOwner, visibleAccount }
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccountRecord, Page, TeamRecord } from './records';
+import type { RequestedNumber } from './requested-number';
 
 export interface NewTeam {
   name: string;
@@ -20,11 +21,14 @@ export function teamService(store: Store) {
     visibleAccount(store, caller, 'organization', name);
 
   /** The team and its organization; 404 when either is not visible to the caller. */
-  async function visibleTeam(caller: Caller, id: number): Promise<{ team: TeamRecord; org: AccountRecord }> {
-    const team = await store.findTeam(id);
+  async function visibleTeam(
+    caller: Caller,
+    id: RequestedNumber,
+  ): Promise<{ team: TeamRecord; org: AccountRecord }> {
+    const team = id.value === null ? null : await store.findTeam(id.value);
     const org = team && (await store.findAccountById(team.orgId));
     if (!team || !org || !(await canSeeAccount(store, caller, org)))
-      throw notFound(`team ${id} does not exist`);
+      throw notFound(`team ${id.text} does not exist`);
     return { team, org };
   }
 
@@ -69,7 +73,7 @@ export function teamService(store: Store) {
     },
 
     /** PUT /teams/{id}/members/{username}. */
-    async addMember(caller: Caller, teamId: number, username: string): Promise<void> {
+    async addMember(caller: Caller, teamId: RequestedNumber, username: string): Promise<void> {
       const { team, org } = await visibleTeam(caller, teamId);
       await requireOwner(caller, org);
       const user = await store.findAccountByName(username);
@@ -78,7 +82,7 @@ export function teamService(store: Store) {
     },
 
     /** DELETE /teams/{id}/members/{username}: an owner team keeps at least one member. */
-    async removeMember(caller: Caller, teamId: number, username: string): Promise<void> {
+    async removeMember(caller: Caller, teamId: RequestedNumber, username: string): Promise<void> {
       const { team, org } = await visibleTeam(caller, teamId);
       await requireOwner(caller, org);
       const user = await store.findAccountByName(username);

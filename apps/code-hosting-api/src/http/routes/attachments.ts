@@ -8,7 +8,8 @@ import type { AttachmentRecord } from '../../domain/records';
 import type { ByteRange } from '../../storage/storage';
 import type { ApiServices } from '../api-routes';
 import { receiveAttachment } from '../attachment-upload';
-import { numericParameter, type RouteTable } from '../route-table';
+import { requestedNumber } from '../../domain/requested-number';
+import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
 const attachmentPath = '/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}';
@@ -32,7 +33,7 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
+        requestedNumber(params.index),
       );
       res.json(found.map(wire.toAttachment));
     },
@@ -53,7 +54,7 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
+        requestedNumber(params.index),
         query.name,
       );
       const written = await receiveAttachment(req, res, {
@@ -80,8 +81,8 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
-        numericParameter(params.attachment_id),
+        requestedNumber(params.index),
+        requestedNumber(params.attachment_id),
       );
       res.json(wire.toAttachment(attachment));
     },
@@ -100,8 +101,8 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
-        numericParameter(params.attachment_id),
+        requestedNumber(params.index),
+        requestedNumber(params.attachment_id),
         body.name,
       );
       // The seed (and Gitea) answer an edit with 201.
@@ -121,8 +122,8 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
-        numericParameter(params.attachment_id),
+        requestedNumber(params.index),
+        requestedNumber(params.attachment_id),
       );
       res.status(204).end();
     },

@@ -1,5 +1,6 @@
 import type { ApiServices } from '../api-routes';
-import { numericParameter, type RouteTable } from '../route-table';
+import { requestedNumber } from '../../domain/requested-number';
+import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
 /** Issues and pull requests (Gitea routers/api/v1/repo/issue.go, pull.go). */
@@ -51,7 +52,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
+        requestedNumber(params.index),
       );
       res.json(wire.toIssue(issue, repository, caller));
     },
@@ -70,7 +71,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
         caller,
         params.owner,
         params.repo,
-        numericParameter(params.index),
+        requestedNumber(params.index),
         body,
       );
       // Gitea answers an issue edit with 201.

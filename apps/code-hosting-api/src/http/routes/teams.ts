@@ -1,5 +1,6 @@
 import type { ApiServices } from '../api-routes';
-import { numericParameter, type RouteTable } from '../route-table';
+import { requestedNumber } from '../../domain/requested-number';
+import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
 /** Teams and their members (Gitea routers/api/v1/org/team.go). */
@@ -47,7 +48,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
-      await teams.addMember(caller, numericParameter(params.id), params.username);
+      await teams.addMember(caller, requestedNumber(params.id), params.username);
       res.status(204).end();
     },
   });
@@ -60,7 +61,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     success: { status: 204, description: 'removed' },
     errors: [401, 403, 404, 409],
     async handle({ res, caller, params }) {
-      await teams.removeMember(caller, numericParameter(params.id), params.username);
+      await teams.removeMember(caller, requestedNumber(params.id), params.username);
       res.status(204).end();
     },
   });
