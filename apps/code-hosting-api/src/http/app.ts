@@ -17,6 +17,7 @@ import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { requestId } from './request-id';
+import { refuseInvalidUtf8 } from './utf8-body';
 import { createWire } from './wire';
 
 export interface AppDependencies {
@@ -94,6 +95,7 @@ export function buildApp({
   const jsonBody = express.json({
     limit: '1mb',
     type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? ''),
+    verify: refuseInvalidUtf8,
   });
   app.use('/api/v1', jsonBody, authenticate, routes.router);
   // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
