@@ -76,7 +76,8 @@ const turboTasks = {
   test: ['run', 'typecheck', 'lint', 'test'],
   lint: ['run', 'lint'],
   typecheck: ['run', 'typecheck'],
-  bench: ['run', 'bench'],
+  // One app at a time: two benches sharing two cores would measure each other.
+  bench: ['run', 'bench', '--concurrency=1'],
   start: ['run', 'start', '--filter=./apps/*'],
 };
 

@@ -1,0 +1,585 @@
+/**
+ * The baseline: what project-service does per request with nothing in the way. The same token
+ * check (HS256 with the same secret, the same principal and admin rules), one SQL statement per
+ * request (the access check, the read or the write, and the members, together), and the same
+ * response bytes, written by hand. No Express, no Prisma, no zod: requests are taken as sent
+ * (a well-formed body is assumed), which is what makes it a ceiling rather than a competitor.
+ *
+ * It does only what the bench asks of the service: GET, PUT base (no moves), PUT settings, POST,
+ * the paged and unpaged list, JSON, XML and gob. XML and gob bodies are written with the
+ * service's own encoders (the encoding is part of the work, not something in the way).
+ *
+ * The handler is independent of the transport: `query` runs one statement (pg in the bench
+ * server, the test database's connection in test/baseline-identity.test.ts).
+ */
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import jwt, { type JwtPayload } from 'jsonwebtoken';
+import { encodeGobRepresentation } from '../../src/http/gob/representation';
+import { representations, type RepresentationName } from '../../src/http/representations';
+import { encodeXmlRepresentation } from '../../src/http/xml/xml-encoder';
+
+export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
+
+export interface BaselineOptions {
+  query: Query;
+  jwtSecret: string;
+  adminPrincipals: string[];
+  adminGroup: string;
+}
+
+export interface BaselineRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface BaselineResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+interface Caller {
+  principal: string;
+  isAdmin: boolean;
+}
+
+interface Member {
+  username: string;
+  name: string;
+  email: string;
+  avatar: string;
+}
+
+interface ProjectRow {
+  uid: string;
+  slug: string;
+  name: string;
+  description: string;
+  parent_uid: string | null;
+  public: boolean;
+  is_foundation: boolean;
+  autojoin_enabled: boolean;
+  category: string;
+  stage: string;
+  legal_entity_type: string;
+  legal_entity_name: string;
+  legal_parent_uid: string;
+  funding_model: string[] | null;
+  charter_url: string;
+  entity_formation_document_url: string;
+  logo_url: string;
+  repository_url: string;
+  website_url: string;
+  formation_date: string;
+  entity_dissolution_date: string;
+  announcement_date: string;
+  mission_statement: string;
+  base_revision: number;
+  settings_revision: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  settings_updated_at: Date | string;
+  /** [role, position, username, name, email, avatar] in role then position order. */
+  members?: [string, number, string, string, string, string][] | null;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PROJECT_COLUMNS = `p.uid::text AS uid, p.slug, p.name, p.description, p.parent_uid::text AS parent_uid, p.public,
+  p.is_foundation, p.autojoin_enabled, p.category, p.stage, p.legal_entity_type, p.legal_entity_name,
+  p.legal_parent_uid, p.funding_model, p.charter_url, p.entity_formation_document_url, p.logo_url,
+  p.repository_url, p.website_url, p.formation_date, p.entity_dissolution_date, p.announcement_date,
+  p.mission_statement, p.base_revision, p.settings_revision, p.created_at, p.updated_at, p.settings_updated_at`;
+const MEMBERS_OF = (
+  alias: string,
+) => `(SELECT json_agg(json_build_array(m.role, m.position, m.username, m.name, m.email, m.avatar)
+    ORDER BY m.role, m.position) FROM project_members m WHERE m.project_uid = ${alias}.uid) AS members`;
+/** The caller's roles along the project's ancestor chain ($1 the project, $2 the principal). */
+const ACCESS_CTE = `WITH RECURSIVE chain AS (
+    SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = $1::uuid
+    UNION ALL
+    SELECT p.uid, p.parent_uid, p.public, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
+    WHERE c.depth < 1000
+  ), access AS (
+    SELECT count(DISTINCT c.uid) AS found,
+      coalesce(bool_or(c.depth = 0 AND c.public), false) AS is_public,
+      coalesce(bool_or(m.role = 'writer'), false) AS writer,
+      coalesce(bool_or(m.role = 'auditor'), false) AS auditor
+    FROM chain c LEFT JOIN project_members m
+      ON m.project_uid = c.uid AND m.username = $2 AND m.role IN ('writer', 'auditor')
+  )`;
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+const header = (request: BaselineRequest, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+function membersIn(row: ProjectRow, role: string): Member[] {
+  return (row.members ?? [])
+    .filter((member) => member[0] === role)
+    .map(([, , username, name, email, avatar]) => ({ avatar, email, name, username }));
+}
+
+/** ProjectBase, keys in the order the service's schema writes them. */
+function base(row: ProjectRow) {
+  return {
+    autojoin_enabled: row.autojoin_enabled,
+    category: row.category,
+    charter_url: row.charter_url,
+    description: row.description,
+    entity_dissolution_date: row.entity_dissolution_date,
+    entity_formation_document_url: row.entity_formation_document_url,
+    formation_date: row.formation_date,
+    funding_model: row.funding_model ?? [],
+    is_foundation: row.is_foundation,
+    legal_entity_name: row.legal_entity_name,
+    legal_entity_type: row.legal_entity_type,
+    legal_parent_uid: row.legal_parent_uid,
+    logo_url: row.logo_url,
+    name: row.name,
+    parent_uid: row.parent_uid ?? '',
+    public: row.public,
+    repository_url: row.repository_url,
+    slug: row.slug,
+    stage: row.stage,
+    website_url: row.website_url,
+    uid: row.uid,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+function settings(row: ProjectRow) {
+  return {
+    announcement_date: row.announcement_date,
+    auditors: membersIn(row, 'auditor'),
+    meeting_coordinators: membersIn(row, 'meeting_coordinator'),
+    mission_statement: row.mission_statement,
+    writers: membersIn(row, 'writer'),
+    uid: row.uid,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.settings_updated_at),
+  };
+}
+
+/** ProjectFull as POST answers it (schema order). */
+function full(row: ProjectRow) {
+  const updated =
+    new Date(row.updated_at) > new Date(row.settings_updated_at) ? row.updated_at : row.settings_updated_at;
+  const { uid, created_at, updated_at: _baseUpdated, ...common } = base(row);
+  const { announcement_date, auditors, meeting_coordinators, mission_statement, writers } = settings(row);
+  return {
+    ...common,
+    uid,
+    created_at,
+    updated_at: iso(updated),
+    announcement_date,
+    auditors,
+    meeting_coordinators,
+    mission_statement,
+    writers,
+  };
+}
+
+/** ProjectFull as the list writes it (the service's converter order: no schema pass). */
+function listed(row: ProjectRow) {
+  const updated =
+    new Date(row.updated_at) > new Date(row.settings_updated_at) ? row.updated_at : row.settings_updated_at;
+  return {
+    uid: row.uid,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    parent_uid: row.parent_uid ?? '',
+    public: row.public,
+    is_foundation: row.is_foundation,
+    autojoin_enabled: row.autojoin_enabled,
+    category: row.category,
+    stage: row.stage,
+    legal_entity_type: row.legal_entity_type,
+    legal_entity_name: row.legal_entity_name,
+    legal_parent_uid: row.legal_parent_uid,
+    funding_model: row.funding_model ?? [],
+    charter_url: row.charter_url,
+    entity_formation_document_url: row.entity_formation_document_url,
+    logo_url: row.logo_url,
+    repository_url: row.repository_url,
+    website_url: row.website_url,
+    formation_date: row.formation_date,
+    entity_dissolution_date: row.entity_dissolution_date,
+    created_at: iso(row.created_at),
+    updated_at: iso(updated),
+    announcement_date: row.announcement_date,
+    mission_statement: row.mission_statement,
+    writers: membersIn(row, 'writer'),
+    auditors: membersIn(row, 'auditor'),
+    meeting_coordinators: membersIn(row, 'meeting_coordinator'),
+  };
+}
+
+type Format = 'json' | 'xml' | 'gob';
+const CONTENT_TYPES: Record<Format, string> = {
+  json: JSON_TYPE,
+  xml: 'application/xml; charset=utf-8',
+  gob: 'application/gob',
+};
+
+function formatOf(request: BaselineRequest): Format {
+  const accept = header(request, 'accept') ?? '';
+  if (accept.includes('gob')) return 'gob';
+  if (accept.includes('xml')) return 'xml';
+  return 'json';
+}
+
+function representation(
+  request: BaselineRequest,
+  status: number,
+  name: RepresentationName,
+  value: unknown,
+  extra: Record<string, string> = {},
+): BaselineResponse {
+  const format = formatOf(request);
+  const body =
+    format === 'json'
+      ? JSON.stringify(value)
+      : format === 'xml'
+        ? encodeXmlRepresentation(representations[name], value)
+        : encodeGobRepresentation(representations[name], value);
+  return { status, headers: { ...extra, vary: 'Accept', 'content-type': CONTENT_TYPES[format] }, body };
+}
+
+function error(request: BaselineRequest, status: number, message: string): BaselineResponse {
+  return representation(request, status, 'Error', { code: String(status), message });
+}
+
+interface AccessRow {
+  found: string | number;
+  is_public: boolean;
+  writer: boolean;
+  auditor: boolean;
+}
+
+/** The service's role model: admin; writer; auditor (or writer); viewer (auditor or public). */
+function rights(caller: Caller, row: AccessRow) {
+  if (Number(row.found) === 0) return undefined;
+  if (caller.isAdmin) return { view: true, audit: true, write: true };
+  const audit = row.writer || row.auditor;
+  return { view: audit || row.is_public, audit, write: row.writer };
+}
+
+function stringsOf(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(/[\s,]+/).filter(Boolean);
+  return Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** Allowed revisions of an If-Match header (undefined: any), as the service reads it. */
+function allowedRevisions(ifMatch: string | undefined, prefix: 'b' | 's'): number[] | null {
+  if (ifMatch === undefined) return null;
+  const tags = ifMatch.split(',').map((tag) => tag.trim());
+  if (tags.includes('*')) return null;
+  const pattern = new RegExp(`^"?${prefix}(\\d{1,9})"?$`);
+  return tags.flatMap((tag) => {
+    const match = pattern.exec(tag);
+    return match?.[1] ? [Number(match[1])] : [];
+  });
+}
+
+function membersJson(body: Record<string, unknown>): string {
+  const lists: [string, string][] = [
+    ['writers', 'writer'],
+    ['auditors', 'auditor'],
+    ['meeting_coordinators', 'meeting_coordinator'],
+  ];
+  return JSON.stringify(
+    lists.flatMap(([field, role]) =>
+      ((body[field] as Partial<Member>[] | undefined) ?? []).map((member, position) => ({
+        role,
+        position,
+        username: member.username ?? '',
+        name: member.name ?? '',
+        email: member.email ?? '',
+        avatar: member.avatar ?? '',
+      })),
+    ),
+  );
+}
+
+const BASE_FIELDS = [
+  'slug',
+  'name',
+  'description',
+  'public',
+  'is_foundation',
+  'autojoin_enabled',
+  'category',
+  'stage',
+  'legal_entity_type',
+  'legal_entity_name',
+  'legal_parent_uid',
+  'funding_model',
+  'charter_url',
+  'entity_formation_document_url',
+  'logo_url',
+  'repository_url',
+  'website_url',
+  'formation_date',
+  'entity_dissolution_date',
+] as const;
+const BOOLEAN_FIELDS = new Set(['public', 'is_foundation', 'autojoin_enabled']);
+
+function baseValues(body: Record<string, unknown>): unknown[] {
+  return BASE_FIELDS.map((field) =>
+    field === 'funding_model'
+      ? (body[field] ?? [])
+      : (body[field] ?? (BOOLEAN_FIELDS.has(field) ? false : '')),
+  );
+}
+
+/** `$first`, `$first+1`, … as the SET list or VALUES of the base columns. */
+const baseAssignments = (first: number) =>
+  BASE_FIELDS.map((field, i) => `${field} = $${first + i}`).join(', ');
+const basePlaceholders = (first: number) => BASE_FIELDS.map((_, i) => `$${first + i}`).join(', ');
+
+const UID_PATH = /^\/projects\/([0-9a-fA-F-]{36})(\/settings)?$/;
+
+export function createBaseline(options: BaselineOptions) {
+  const { query } = options;
+  const key: KeyObject = createSecretKey(Buffer.from(options.jwtSecret, 'utf8'));
+  const admins = new Set(options.adminPrincipals);
+
+  function authenticate(request: BaselineRequest): Caller | undefined {
+    const token = (header(request, 'authorization') ?? '')
+      .trim()
+      .replace(/^Bearer\s+/i, '')
+      .trim();
+    if (!token) return undefined;
+    try {
+      const claims = jwt.verify(token, key, { algorithms: ['HS256'] }) as JwtPayload;
+      const principal =
+        typeof claims['principal'] === 'string' && claims['principal'] ? claims['principal'] : claims.sub;
+      if (typeof principal !== 'string' || !principal) return undefined;
+      const groups = [...stringsOf(claims['groups']), ...stringsOf(claims['roles'])];
+      return { principal, isAdmin: admins.has(principal) || groups.includes(options.adminGroup) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function getOne(request: BaselineRequest, caller: Caller, uid: string, settingsPart: boolean) {
+    const [row] = await query<AccessRow & ProjectRow>(
+      `${ACCESS_CTE}
+      SELECT a.found, a.is_public, a.writer, a.auditor, ${PROJECT_COLUMNS}${settingsPart ? `, ${MEMBERS_OF('p')}` : ''}
+      FROM access a LEFT JOIN projects p ON p.uid = $1::uuid`,
+      [uid, caller.principal],
+    );
+    const access = row && rights(caller, row);
+    if (!row || !access?.view || !row.uid) return error(request, 404, 'project not found');
+    if (settingsPart && !access.audit)
+      return error(request, 403, "not allowed to view this project's settings");
+    if (settingsPart) {
+      return representation(request, 200, 'ProjectSettings', settings(row), {
+        etag: `"s${row.settings_revision}"`,
+      });
+    }
+    return representation(request, 200, 'ProjectBase', base(row), { etag: `"b${row.base_revision}"` });
+  }
+
+  async function putBase(
+    request: BaselineRequest,
+    caller: Caller,
+    uid: string,
+    body: Record<string, unknown>,
+  ) {
+    const allowed = allowedRevisions(header(request, 'if-match'), 'b');
+    const parent = body['parent_uid'] === '' ? null : (body['parent_uid'] as string);
+    const [row] = await query<AccessRow & Partial<ProjectRow>>(
+      `${ACCESS_CTE}, updated AS (
+        UPDATE projects p SET ${baseAssignments(6)}, base_revision = p.base_revision + 1, updated_at = now()
+        WHERE p.uid = $1::uuid AND ($3 OR (SELECT writer FROM access))
+          AND ($4::int[] IS NULL OR p.base_revision = ANY($4::int[]))
+          AND p.parent_uid IS NOT DISTINCT FROM $5::uuid
+        RETURNING ${PROJECT_COLUMNS}
+      )
+      SELECT a.found, a.is_public, a.writer, a.auditor, u.* FROM access a LEFT JOIN updated u ON true`,
+      [uid, caller.principal, caller.isAdmin, allowed, parent, ...baseValues(body)],
+    );
+    const access = row && rights(caller, row);
+    if (!row || !access?.view) return error(request, 404, 'project not found');
+    if (!access.write) return error(request, 403, 'not allowed to update this project');
+    if (!row.uid)
+      return error(request, 412, 'the resource was changed: If-Match does not match the current ETag');
+    const project = row as ProjectRow;
+    return representation(request, 200, 'ProjectBase', base(project), {
+      etag: `"b${project.base_revision}"`,
+    });
+  }
+
+  async function putSettings(
+    request: BaselineRequest,
+    caller: Caller,
+    uid: string,
+    body: Record<string, unknown>,
+  ) {
+    const allowed = allowedRevisions(header(request, 'if-match'), 's');
+    const [row] = await query<AccessRow & Partial<ProjectRow>>(
+      `${ACCESS_CTE}, updated AS (
+        UPDATE projects p SET announcement_date = $5, mission_statement = $6,
+          settings_revision = p.settings_revision + 1, settings_updated_at = now()
+        WHERE p.uid = $1::uuid AND ($3 OR (SELECT writer FROM access))
+          AND ($4::int[] IS NULL OR p.settings_revision = ANY($4::int[]))
+        RETURNING ${PROJECT_COLUMNS}
+      ), wanted AS (
+        SELECT u.uid::uuid AS project_uid, m.* FROM updated u,
+          jsonb_to_recordset($7::jsonb) AS m(role text, position int, username text, name text, email text, avatar text)
+      ), removed AS (
+        DELETE FROM project_members pm USING updated u WHERE pm.project_uid = u.uid::uuid
+          AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.role = pm.role AND w.position = pm.position)
+      ), written AS (
+        INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+        SELECT project_uid, role, position, username, name, email, avatar FROM wanted
+        ON CONFLICT (project_uid, role, position) DO UPDATE SET username = excluded.username,
+          name = excluded.name, email = excluded.email, avatar = excluded.avatar
+        RETURNING role, position, username, name, email, avatar
+      )
+      SELECT a.found, a.is_public, a.writer, a.auditor, u.*,
+        (SELECT json_agg(json_build_array(w.role, w.position, w.username, w.name, w.email, w.avatar)
+          ORDER BY w.role, w.position) FROM written w) AS members
+      FROM access a LEFT JOIN updated u ON true`,
+      [
+        uid,
+        caller.principal,
+        caller.isAdmin,
+        allowed,
+        body['announcement_date'] ?? '',
+        body['mission_statement'] ?? '',
+        membersJson(body),
+      ],
+    );
+    const access = row && rights(caller, row);
+    if (!row || !access?.view) return error(request, 404, 'project not found');
+    if (!access.write) return error(request, 403, "not allowed to update this project's settings");
+    if (!row.uid)
+      return error(request, 412, 'the resource was changed: If-Match does not match the current ETag');
+    const project = row as ProjectRow;
+    return representation(request, 200, 'ProjectSettings', settings(project), {
+      etag: `"s${project.settings_revision}"`,
+    });
+  }
+
+  async function create(request: BaselineRequest, caller: Caller, body: Record<string, unknown>) {
+    try {
+      const [row] = await query<AccessRow & Partial<ProjectRow>>(
+        `${ACCESS_CTE}, inserted AS (
+          INSERT INTO projects AS p (uid, parent_uid, announcement_date, mission_statement, ${BASE_FIELDS.join(', ')})
+          SELECT gen_random_uuid(), $1::uuid, $4, $5, ${basePlaceholders(6)}
+          WHERE $3 OR (SELECT writer FROM access)
+          RETURNING ${PROJECT_COLUMNS}
+        ), written AS (
+          INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+          SELECT i.uid::uuid, m.role, m.position, m.username, m.name, m.email, m.avatar FROM inserted i,
+            jsonb_to_recordset(${'$' + (6 + BASE_FIELDS.length)}::jsonb)
+              AS m(role text, position int, username text, name text, email text, avatar text)
+          RETURNING role, position, username, name, email, avatar
+        )
+        SELECT a.found, a.is_public, a.writer, a.auditor, i.*,
+          (SELECT json_agg(json_build_array(w.role, w.position, w.username, w.name, w.email, w.avatar)
+            ORDER BY w.role, w.position) FROM written w) AS members
+        FROM access a LEFT JOIN inserted i ON true`,
+        [
+          body['parent_uid'],
+          caller.principal,
+          caller.isAdmin,
+          body['announcement_date'] ?? '',
+          body['mission_statement'] ?? '',
+          ...baseValues(body),
+          membersJson(body),
+        ],
+      );
+      if (!row || Number(row.found) === 0) return error(request, 400, 'invalid parent project');
+      if (!row.uid) return error(request, 403, 'not allowed to create a project under this parent');
+      const project = row as ProjectRow;
+      return representation(request, 201, 'ProjectFull', full(project), {
+        etag: `"b${project.base_revision}"`,
+        location: `/projects/${project.uid}`,
+      });
+    } catch (failure) {
+      if ((failure as { code?: string }).code === '23505')
+        return error(request, 409, 'slug: a project with this slug already exists');
+      throw failure;
+    }
+  }
+
+  async function list(request: BaselineRequest, caller: Caller, search: URLSearchParams) {
+    const parameters: unknown[] = [caller.principal];
+    const conditions = [caller.isAdmin ? 'TRUE' : '(p.public OR p.uid IN (SELECT uid FROM granted))'];
+    const parent = search.get('parent_uid');
+    if (parent) {
+      parameters.push(parent.toLowerCase());
+      conditions.push(`p.parent_uid = $${parameters.length}::uuid`);
+    }
+    const pageSizeText = search.get('page_size');
+    const token = search.get('page_token');
+    const paged = pageSizeText !== null || token !== null;
+    const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
+    if (token) {
+      const [name, uid] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, string];
+      parameters.push(name, uid);
+      const n = parameters.length;
+      conditions.push(
+        `(p.name COLLATE "C" > $${n - 1} COLLATE "C" OR (p.name = $${n - 1} AND p.uid > $${n}::uuid))`,
+      );
+    }
+    const rows = await query<ProjectRow>(
+      `WITH RECURSIVE granted AS (
+        SELECT project_uid AS uid FROM project_members WHERE username = $1 AND role IN ('writer', 'auditor')
+        UNION
+        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
+      )
+      SELECT ${PROJECT_COLUMNS}, ${MEMBERS_OF('p')} FROM projects p
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY p.name COLLATE "C", p.uid ${paged ? `LIMIT ${pageSize + 1}` : ''}`,
+      parameters,
+    );
+    const headers: Record<string, string> = { 'cache-control': 'private, max-age=0, must-revalidate' };
+    if (!paged) return representation(request, 200, 'Projects', { projects: rows.map(listed) }, headers);
+    const page = rows.slice(0, pageSize);
+    const body: { projects: ReturnType<typeof listed>[]; next_page_token?: string } = {
+      projects: page.map(listed),
+    };
+    const last = page.at(-1);
+    if (rows.length > pageSize && last) {
+      body.next_page_token = Buffer.from(JSON.stringify([last.name, last.uid]), 'utf8').toString('base64url');
+      const next = new URLSearchParams();
+      for (const [name, value] of search) if (name !== 'page_token') next.set(name, value);
+      next.set('page_token', body.next_page_token);
+      headers['link'] = `</projects?${next.toString()}>; rel="next"`;
+    }
+    return representation(request, 200, 'Projects', body, headers);
+  }
+
+  return async function handle(request: BaselineRequest): Promise<BaselineResponse> {
+    const url = new URL(request.url, 'http://baseline');
+    if (url.pathname === '/readyz' || url.pathname === '/livez')
+      return { status: 200, headers: { 'content-type': JSON_TYPE }, body: '{"status":"ok"}' };
+    const caller = authenticate(request);
+    if (!caller) return error(request, 401, 'invalid token');
+    if (url.pathname === '/projects') {
+      if (request.method === 'GET') return list(request, caller, url.searchParams);
+      if (request.method === 'POST')
+        return create(request, caller, JSON.parse(request.body.toString('utf8')) as Record<string, unknown>);
+    }
+    const match = UID_PATH.exec(url.pathname);
+    if (match) {
+      const uid = match[1]!.toLowerCase();
+      const settingsPart = match[2] !== undefined;
+      if (request.method === 'GET') return getOne(request, caller, uid, settingsPart);
+      if (request.method === 'PUT') {
+        const body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
+        return settingsPart ? putSettings(request, caller, uid, body) : putBase(request, caller, uid, body);
+      }
+    }
+    return error(request, 404, 'not found');
+  };
+}
