@@ -47,7 +47,8 @@ export function adapterError(error: unknown): unknown {
   return undefined;
 }
 
-function sqlState(error: unknown): string | undefined {
+/** The PostgreSQL SQLSTATE behind a Prisma or driver adapter error, when it has one. */
+export function sqlState(error: unknown): string | undefined {
   if (prismaCode(error) !== undefined) {
     const fromMeta = readString(readProperty(error, 'meta'), 'code');
     if (fromMeta !== undefined) return fromMeta;
