@@ -1,0 +1,371 @@
+/**
+ * The baseline: what code-hosting-api does per request with nothing in the way. The same token
+ * check (SHA-256 of the token looked up, its last use recorded, its scopes checked), one SQL
+ * statement per request (the caller, the access facts and the data together), and the same JSON
+ * bytes, written with the service's own pure converters (src/http/wire.ts) and access rules
+ * (src/domain/access.ts): the conversion is part of the work; Express, Prisma, zod and the extra
+ * round trips are what is "in the way".
+ *
+ * Built for the bench's reads: GET /orgs/{org}, /orgs, /users/{u}/orgs, the permissions and the
+ * activity feed. The attachment list and download have no baseline yet.
+ * `query` runs one statement (pg in the bench server, the test database in the identity test).
+ */
+import { createHash } from 'node:crypto';
+import { repositoryLevelFrom, seesAccount, type Membership } from '../../src/domain/access';
+import type { Caller } from '../../src/domain/caller';
+import {
+  highestLevel,
+  levelRank,
+  type AccessLevel,
+  type AccountRecord,
+  type RepositoryRecord,
+  type TeamRecord,
+} from '../../src/domain/records';
+import { scopesAllow } from '../../src/domain/token-scopes';
+import { createWire } from '../../src/http/wire';
+
+export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
+
+export interface BaselineOptions {
+  query: Query;
+  rootUrl: string;
+  defaultPageSize?: number;
+  maxPageSize?: number;
+}
+
+export interface BaselineRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface BaselineResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** An accounts row as row_to_json writes it. */
+function accountOf(row: Json): AccountRecord {
+  return {
+    id: Number(row['id']),
+    name: row['name'] as string,
+    lowerName: row['lower_name'] as string,
+    fullName: row['full_name'] as string,
+    email: row['email'] as string,
+    type: row['type'] as AccountRecord['type'],
+    visibility: row['visibility'] as AccountRecord['visibility'],
+    description: row['description'] as string,
+    website: row['website'] as string,
+    location: row['location'] as string,
+    isAdmin: row['is_admin'] as boolean,
+    isActive: row['is_active'] as boolean,
+    allowCreateOrganization: row['allow_create_organization'] as boolean,
+    repoAdminChangeTeamAccess: row['repo_admin_change_team_access'] as boolean,
+    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : null,
+    createdAt: new Date(row['created_at'] as string),
+    updatedAt: new Date(row['updated_at'] as string),
+  };
+}
+
+function teamOf(row: Json): TeamRecord {
+  return {
+    id: Number(row['id']),
+    orgId: Number(row['org_id']),
+    name: row['name'] as string,
+    description: row['description'] as string,
+    permission: row['permission'] as TeamRecord['permission'],
+    canCreateOrgRepo: row['can_create_org_repo'] as boolean,
+    includesAllRepositories: row['includes_all_repositories'] as boolean,
+  };
+}
+
+function membershipFrom(teams: TeamRecord[]): Membership {
+  const level = highestLevel(teams.map((team) => team.permission));
+  return {
+    teams,
+    level,
+    isMember: teams.length > 0,
+    canCreateRepository: level === 'owner' || teams.some((team) => team.canCreateOrgRepo),
+  };
+}
+
+/** The caller's account and token, found by the token's hash, its last use recorded ($1). */
+const CALLER_CTE = `caller AS (
+    UPDATE access_tokens t SET last_used_at = now() FROM accounts a
+    WHERE t.token_hash = $1 AND a.id = t.account_id AND a.type = 'user' AND a.is_active
+    RETURNING row_to_json(a) AS account, t.scopes
+  )`;
+/** Whether the caller is in a team of organization `o`. */
+const CALLER_MEMBER_OF = (
+  org: string,
+) => `EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+    WHERE t.org_id = ${org}.id AND m.account_id = (SELECT (account->>'id')::bigint FROM caller))`;
+/** accessOf's visibility as SQL over organization `o` (Gitea's SearchUsers with an actor). */
+const VISIBLE_ORG = `(o.visibility = 'public' OR EXISTS (SELECT 1 FROM caller c
+    WHERE NOT (',' || c.scopes || ',' LIKE '%,public-only,%')
+      AND ((c.account->>'is_admin')::boolean OR o.visibility = 'limited'
+           OR (o.visibility = 'private' AND ${CALLER_MEMBER_OF('o')}))))`;
+
+interface CallerRow {
+  caller: { account: Json; scopes: string } | null;
+}
+
+export function createBaseline(options: BaselineOptions) {
+  const { query, rootUrl } = options;
+  const wire = createWire(rootUrl);
+  const defaultPageSize = options.defaultPageSize ?? 30;
+  const maxPageSize = options.maxPageSize ?? 50;
+  const json = (status: number, value: unknown, headers: Record<string, string> = {}): BaselineResponse => ({
+    status,
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(value),
+  });
+  const error = (status: number, message: string) => json(status, { message, url: `${rootUrl}api/swagger` });
+
+  function tokenOf(request: BaselineRequest, search: URLSearchParams): string | null | undefined {
+    const header = request.headers['authorization'];
+    const value = Array.isArray(header) ? header[0] : header;
+    if (value) {
+      const [scheme = '', credentials = ''] = value.trim().split(/\s+/, 2);
+      return /^(token|bearer)$/i.test(scheme) ? credentials : undefined;
+    }
+    return search.get('token') ?? search.get('access_token');
+  }
+
+  /** The caller of a row, or a response refusing the request. */
+  function callerOf(row: CallerRow | undefined, token: string | null): Caller | BaselineResponse {
+    if (token && !row?.caller) return error(401, 'invalid username, password or token');
+    if (!row?.caller) return { user: null, publicOnly: false };
+    const scopes = row.caller.scopes.split(',').filter(Boolean);
+    if (!scopesAllow(scopes, 'organization', 'read')) {
+      return error(
+        403,
+        `token does not have at least one of required scope(s), required=[read:organization], token scope=${scopes.join(',')}`,
+      );
+    }
+    return { user: accountOf(row.caller.account), publicOnly: scopes.includes('public-only') };
+  }
+
+  function paging(search: URLSearchParams) {
+    const page = Math.max(1, Number.parseInt(search.get('page') ?? '', 10) || 1);
+    const asked = Number.parseInt(search.get('limit') ?? '', 10) || 0;
+    const limit = asked <= 0 ? defaultPageSize : Math.min(asked, maxPageSize);
+    return { limit, offset: (page - 1) * limit };
+  }
+
+  async function getOrg(token: string | null, name: string): Promise<BaselineResponse> {
+    const [row] = await query<CallerRow & { org: Json | null; caller_member: boolean }>(
+      `WITH ${CALLER_CTE}
+       SELECT (SELECT row_to_json(c) FROM caller c) AS caller, row_to_json(o) AS org, ${CALLER_MEMBER_OF('o')} AS caller_member
+       FROM (SELECT 1) one LEFT JOIN accounts o ON o.lower_name = lower($2)`,
+      [token && hashOf(token), name],
+    );
+    const caller = callerOf(row, token);
+    if ('status' in caller) return caller;
+    const org = row?.org ? accountOf(row.org) : undefined;
+    if (!org || org.type !== 'organization' || !seesAccount(caller, org, row!.caller_member)) {
+      return error(404, `organization ${name} does not exist`);
+    }
+    return json(200, wire.toOrganization(org, caller));
+  }
+
+  /** GET /orgs and GET /users/{username}/orgs: one page and the total. */
+  async function listOrgs(token: string | null, search: URLSearchParams, username?: string) {
+    const { limit, offset } = paging(search);
+    const rows = await query<CallerRow & { member: Json | null; org: Json | null; total: string | null }>(
+      `WITH ${CALLER_CTE}, member AS (SELECT * FROM accounts WHERE lower_name = lower($4))
+       SELECT (SELECT row_to_json(c) FROM caller c) AS caller, (SELECT row_to_json(m) FROM member m) AS member, page.*
+       FROM (SELECT 1) one LEFT JOIN LATERAL (
+         SELECT row_to_json(o) AS org, count(*) OVER () AS total FROM accounts o
+         WHERE o.type = 'organization' AND ${VISIBLE_ORG}
+           AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+                 WHERE t.org_id = o.id AND m.account_id = (SELECT id FROM member)))
+         ORDER BY o.lower_name LIMIT $2 OFFSET $3) page ON true`,
+      [token && hashOf(token), limit, offset, username ?? null],
+    );
+    const caller = callerOf(rows[0], token);
+    if ('status' in caller) return caller;
+    if (username !== undefined) {
+      const user = rows[0]?.member ? accountOf(rows[0].member) : undefined;
+      if (!user || user.type !== 'user' || !seesAccount(caller, user, false)) {
+        return error(404, `user ${username} does not exist`);
+      }
+    }
+    const orgs = rows.filter((row) => row.org).map((row) => wire.toOrganization(accountOf(row.org!), caller));
+    return json(200, orgs, { 'x-total-count': String(rows[0]?.total ?? 0) });
+  }
+
+  async function permissions(token: string | null, username: string, orgName: string) {
+    const [row] = await query<
+      CallerRow & { user: Json | null; org: Json | null; user_teams: Json[] | null; caller_member: boolean }
+    >(
+      `WITH ${CALLER_CTE}
+       SELECT (SELECT row_to_json(c) FROM caller c) AS caller, row_to_json(u) AS user, row_to_json(o) AS org,
+         (SELECT json_agg(row_to_json(t)) FROM teams t JOIN team_members m ON m.team_id = t.id
+           WHERE t.org_id = o.id AND m.account_id = u.id) AS user_teams,
+         ${CALLER_MEMBER_OF('o')} AS caller_member
+       FROM (SELECT 1) one LEFT JOIN accounts u ON u.lower_name = lower($2) LEFT JOIN accounts o ON o.lower_name = lower($3)`,
+      [token && hashOf(token), username, orgName],
+    );
+    const caller = callerOf(row, token);
+    if ('status' in caller) return caller;
+    if (!caller.user) return error(401, 'token is required');
+    const user = row?.user ? accountOf(row.user) : undefined;
+    if (!user || user.type !== 'user' || !seesAccount(caller, user, false)) {
+      return error(404, `user ${username} does not exist`);
+    }
+    const org = row?.org ? accountOf(row.org) : undefined;
+    if (!org || org.type !== 'organization' || !seesAccount(caller, org, row!.caller_member)) {
+      return error(404, `organization ${orgName} does not exist`);
+    }
+    const siteAdmin = caller.user.isAdmin && !caller.publicOnly;
+    if (caller.user.id !== user.id && !siteAdmin && !row!.caller_member) {
+      return error(
+        403,
+        "only the user, site administrators and the organization's members may see the user's permissions",
+      );
+    }
+    const membership = membershipFrom((row!.user_teams ?? []).map(teamOf));
+    const rank = levelRank(membership.level);
+    return json(
+      200,
+      wire.toPermissions({
+        canRead: rank > levelRank('none'),
+        canWrite: rank > levelRank('read'),
+        isAdmin: rank > levelRank('write'),
+        isOwner: rank > levelRank('admin'),
+        canCreateRepository: membership.canCreateRepository,
+      }),
+    );
+  }
+
+  async function feed(token: string | null, orgName: string, search: URLSearchParams) {
+    const { limit, offset } = paging(search);
+    const date = search.get('date');
+    let from: Date | null = null;
+    if (date !== null) {
+      from = new Date(`${date}T00:00:00.000Z`);
+      if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== date) {
+        return error(422, `date: must be a date in the form YYYY-MM-DD [date: ${date}]`);
+      }
+    }
+    const rows = await query<
+      CallerRow & {
+        org: Json | null;
+        caller_teams: Json[] | null;
+        id: string | null;
+        op_type: string;
+        is_private: boolean;
+        content: string;
+        ref_name: string;
+        created_at: Date | string;
+        act_user: Json;
+        repo: Json;
+        open_issues: string;
+        open_pulls: string;
+        collaboration: string | null;
+        total: string;
+      }
+    >(
+      `WITH ${CALLER_CTE},
+       ct AS (SELECT t.* FROM teams t JOIN team_members m ON m.team_id = t.id
+              JOIN accounts o ON o.id = t.org_id AND o.lower_name = lower($2)
+              WHERE m.account_id = (SELECT (account->>'id')::bigint FROM caller))
+       SELECT (SELECT row_to_json(c) FROM caller c) AS caller, row_to_json(o) AS org,
+         (SELECT json_agg(row_to_json(ct)) FROM ct) AS caller_teams, page.*
+       FROM (SELECT 1) one LEFT JOIN accounts o ON o.lower_name = lower($2)
+       LEFT JOIN LATERAL (
+         SELECT a.id, a.op_type, a.is_private, a.content, a.ref_name, a.created_at,
+           row_to_json(u) AS act_user, row_to_json(r) AS repo,
+           (SELECT count(*) FROM issues i WHERE i.repo_id = r.id AND NOT i.is_closed AND NOT i.is_pull) AS open_issues,
+           (SELECT count(*) FROM issues i WHERE i.repo_id = r.id AND NOT i.is_closed AND i.is_pull) AS open_pulls,
+           (SELECT permission FROM collaborations cb WHERE cb.repo_id = r.id
+              AND cb.account_id = (SELECT (account->>'id')::bigint FROM caller)) AS collaboration,
+           count(*) OVER () AS total
+         FROM actions a JOIN repositories r ON r.id = a.repo_id JOIN accounts u ON u.id = a.act_user_id
+         WHERE r.owner_id = o.id
+           AND (NOT a.is_private OR EXISTS (SELECT 1 FROM caller c WHERE NOT (',' || c.scopes || ',' LIKE '%,public-only,%')
+                 AND ((c.account->>'is_admin')::boolean OR EXISTS (SELECT 1 FROM ct))))
+           AND ($5::timestamptz IS NULL OR (a.created_at >= $5 AND a.created_at < $5 + interval '1 day'))
+         ORDER BY a.created_at DESC, a.id DESC LIMIT $3 OFFSET $4) page ON true`,
+      [token && hashOf(token), orgName, limit, offset, from],
+    );
+    const first = rows[0];
+    const caller = callerOf(first, token);
+    if ('status' in caller) return caller;
+    const org = first?.org ? accountOf(first.org) : undefined;
+    const teams = (first?.caller_teams ?? []).map(teamOf);
+    if (!org || org.type !== 'organization' || !seesAccount(caller, org, teams.length > 0)) {
+      return error(404, `organization ${orgName} does not exist`);
+    }
+    const siteAdmin = caller.user !== null && caller.user.isAdmin && !caller.publicOnly;
+    const membership = membershipFrom(caller.user && !siteAdmin ? teams : []);
+    const activities = rows
+      .filter((row) => row.id !== null)
+      .map((row) => {
+        const repository: RepositoryRecord = {
+          id: Number(row.repo['id']),
+          owner: org,
+          name: row.repo['name'] as string,
+          lowerName: row.repo['lower_name'] as string,
+          description: row.repo['description'] as string,
+          website: row.repo['website'] as string,
+          isPrivate: row.repo['is_private'] as boolean,
+          isArchived: row.repo['is_archived'] as boolean,
+          archivedAt: row.repo['archived_at'] ? new Date(row.repo['archived_at'] as string) : null,
+          openIssueCount: Number(row.open_issues),
+          openPullCount: Number(row.open_pulls),
+          createdAt: new Date(row.repo['created_at'] as string),
+          updatedAt: new Date(row.repo['updated_at'] as string),
+        };
+        const level = repositoryLevelFrom(
+          caller,
+          repository,
+          membership,
+          (row.collaboration ?? 'none') as AccessLevel,
+        );
+        return wire.toActivity(
+          {
+            id: Number(row.id),
+            actUser: accountOf(row.act_user),
+            opType: row.op_type as never,
+            repository,
+            isPrivate: row.is_private,
+            content: row.content,
+            refName: row.ref_name,
+            createdAt: new Date(row.created_at),
+          },
+          caller,
+          level,
+        );
+      });
+    return json(200, activities, { 'x-total-count': String(first?.total ?? 0) });
+  }
+
+  return async function handle(request: BaselineRequest): Promise<BaselineResponse> {
+    const url = new URL(request.url, 'http://baseline');
+    const path = url.pathname;
+    if (path === '/readyz' || path === '/livez') return json(200, { status: 'ok' });
+    const token = tokenOf(request, url.searchParams);
+    if (token === undefined) return error(401, 'invalid username, password or token');
+    let match: RegExpExecArray | null;
+    if (path === '/api/v1/orgs') return listOrgs(token, url.searchParams);
+    if ((match = /^\/api\/v1\/orgs\/([^/]+)$/.exec(path)))
+      return getOrg(token, decodeURIComponent(match[1]!));
+    if ((match = /^\/api\/v1\/orgs\/([^/]+)\/activities\/feeds$/.exec(path)))
+      return feed(token, decodeURIComponent(match[1]!), url.searchParams);
+    if ((match = /^\/api\/v1\/users\/([^/]+)\/orgs$/.exec(path)))
+      return listOrgs(token, url.searchParams, decodeURIComponent(match[1]!));
+    if ((match = /^\/api\/v1\/users\/([^/]+)\/orgs\/([^/]+)\/permissions$/.exec(path)))
+      return permissions(token, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!));
+    return error(404, 'not found');
+  };
+}
+
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

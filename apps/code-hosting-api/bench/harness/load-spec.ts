@@ -1,0 +1,39 @@
+/** What the load process is asked to send, as JSON (functions cannot cross the process boundary). */
+export interface LoadTarget {
+  path: string;
+  /** The ETag the first conditional request sends; later ones send the ETag of the last answer
+   * for the same resource (found by the UUID in the path and the body's `"uid"`). */
+  etag?: string;
+  body?: string;
+}
+
+export type LoadMode =
+  /** Every connection walks through the paths in turn. */
+  | { kind: 'cycle'; paths: string[]; body?: string }
+  /** Requests walk through the targets, each sending the ETag its target's last answer carried. */
+  | { kind: 'per-connection'; targets: LoadTarget[] }
+  /** Every request's body is `template` with each `{{n}}` a number unique in the run. */
+  | { kind: 'unique'; path: string; template: string };
+
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH';
+  headers: Record<string, string>;
+  mode: LoadMode;
+  connections: number;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  /** Mean requests per second over the run. */
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** Responses with a status other than 2xx (and 304), plus socket errors and timeouts. */
+  failures: number;
+  statuses: Record<string, number>;
+}

@@ -1,0 +1,31 @@
+/** Runs one load (autocannon) in a separate process and returns its result. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadResult, LoadSpec } from './load-spec';
+
+const WORKER = path.join(__dirname, 'load-worker.ts');
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));
+  const specFile = path.join(folder, 'spec.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  try {
+    return await new Promise<LoadResult>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', WORKER, specFile], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) => {
+        const line = stdout.trim().split('\n').at(-1) ?? '';
+        if (code !== 0 || !line) reject(new Error(`load process exited with ${code}`));
+        else resolve(JSON.parse(line) as LoadResult);
+      });
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

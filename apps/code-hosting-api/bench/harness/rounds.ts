@@ -1,0 +1,102 @@
+/**
+ * Loads the service and the baseline in turn, scenario by scenario, at each connection count, over
+ * several rounds (the order alternating each round, so neither always runs on a warmer machine),
+ * and folds the rounds into one ScenarioResult each.
+ */
+import { runLoad } from './load';
+import type { LoadResult, LoadSpec } from './load-spec';
+import type { ScenarioResult } from './report';
+import { median } from './processes';
+
+export interface Target {
+  name: 'service' | 'baseline';
+  url: string;
+}
+
+export interface Scenario {
+  name: string;
+  /** The load for one run against `url` (may read the database, e.g. the current ETags). */
+  load(url: string, connections: number): Promise<Omit<LoadSpec, 'url' | 'connections' | 'duration'>>;
+  /** Connection counts; the bench's list when absent. */
+  connections?: number[];
+  /** Without a baseline, only the service is loaded. */
+  serviceOnly?: boolean;
+}
+
+export interface RoundSettings {
+  duration: number;
+  warmup: number;
+  rounds: number;
+  connections: number[];
+}
+
+export const settingsFromEnvironment = (): RoundSettings => ({
+  duration: Number(process.env.BENCH_DURATION ?? 3),
+  warmup: Number(process.env.BENCH_WARMUP ?? 1),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+  connections: (process.env.BENCH_CONNECTIONS ?? '1,16,64').split(',').map(Number),
+});
+
+/** BENCH_SCENARIOS: comma-separated substrings; a scenario runs when its name contains one. */
+export function selected(name: string): boolean {
+  const filter = process.env.BENCH_SCENARIOS;
+  if (!filter) return true;
+  return filter.split(',').some((part) => name.toLowerCase().includes(part.trim().toLowerCase()));
+}
+
+function fold(results: LoadResult[]) {
+  return {
+    rps: results.reduce((sum, result) => sum + result.rps, 0) / results.length,
+    p50: median(results.map((result) => result.p50)),
+    p99: median(results.map((result) => result.p99)),
+    failures: results.reduce((sum, result) => sum + result.failures, 0),
+  };
+}
+
+export async function runScenarios(
+  scenarios: Scenario[],
+  targets: { service: Target; baseline: Target },
+  settings: RoundSettings,
+): Promise<ScenarioResult[]> {
+  const out: ScenarioResult[] = [];
+  for (const scenario of scenarios.filter((s) => selected(s.name))) {
+    for (const connections of scenario.connections ?? settings.connections) {
+      const runs: Record<Target['name'], LoadResult[]> = { service: [], baseline: [] };
+      const order = scenario.serviceOnly ? [targets.service] : [targets.service, targets.baseline];
+      for (let round = 0; round < settings.rounds; round++) {
+        for (const target of round % 2 === 0 ? order : [...order].reverse()) {
+          const spec = await scenario.load(target.url, connections);
+          if (round === 0 && settings.warmup > 0) {
+            await runLoad({ ...spec, url: target.url, connections, duration: settings.warmup });
+          }
+          const result = await runLoad({
+            ...spec,
+            url: target.url,
+            connections,
+            duration: settings.duration,
+          });
+          if (result.failures > 0) {
+            console.warn(
+              `  ${scenario.name} @${connections} ${target.name}: ${JSON.stringify(result.statuses)}`,
+            );
+          }
+          runs[target.name].push(result);
+        }
+      }
+      const service = fold(runs.service);
+      const baseline = runs.baseline.length ? fold(runs.baseline) : undefined;
+      const result: ScenarioResult = {
+        scenario: scenario.name,
+        connections,
+        service,
+        ...(baseline ? { baseline, ratio: service.rps / baseline.rps } : {}),
+      };
+      console.log(
+        `  ${scenario.name} @${connections}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99} ms` +
+          (baseline ? `, baseline ${baseline.rps.toFixed(0)} req/s p99 ${baseline.p99} ms` : ''),
+      );
+      out.push(result);
+    }
+  }
+  return out;
+}
