@@ -2,6 +2,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseLocation } from './db/database';
 import {
+  operationsEnvironmentShape,
+  operationsProblems,
+  toOperationsSettings,
+  type OperationsSettings,
+} from './operations-config';
+import {
   attachmentEnvironmentShape,
   DEFAULT_ATTACHMENT_MAX_SIZE,
   GITEA_ALLOWED_TYPES,
@@ -43,6 +49,8 @@ const environmentSchema = z
     ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
     // ATTACHMENT_STORAGE, ATTACHMENT_MAX_SIZE, ATTACHMENT_ALLOWED_TYPES, S3_*: src/storage/storage-config.ts.
     ...attachmentEnvironmentShape,
+    // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
+    ...operationsEnvironmentShape,
   })
   .transform((env, context) => ({ ...env, attachments: toAttachmentSettings(env, context) }));
 
@@ -60,6 +68,8 @@ export interface Config {
   dataDir: string;
   /** Site administrator to ensure at start-up, when configured. */
   bootstrapAdmin?: { username: string; password: string; email?: string };
+  /** Server timeouts, shutdown periods, database bounds, metrics token. */
+  operations: OperationsSettings;
 }
 
 /** The deployment settings the API's rules read. */
@@ -100,6 +110,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const env = parsed.data;
+  const contradictions = operationsProblems(env);
+  if (contradictions.length > 0) {
+    throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
+  }
   return {
     environment: env.NODE_ENV,
     port: env.PORT,
@@ -109,6 +123,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDir: path.resolve(env.DATA_DIR),
     attachments: env.attachments,
     logLevel: env.LOG_LEVEL,
+    operations: toOperationsSettings(env),
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
     settings: {
       defaultPageSize: env.API_DEFAULT_PAGING_NUM,

@@ -1,3 +1,5 @@
+// First: tracing patches node:http, Express and pg as they load.
+import { flushTracing } from './tracing';
 import http from 'node:http';
 import { createTerminus } from '@godaddy/terminus';
 import { ConfigError, loadConfig } from './config';
@@ -7,6 +9,8 @@ import { accountService } from './domain/accounts';
 import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
 import { createLogger } from './logger';
+import { observeDatabasePool, recordQuery } from './http/metrics';
+import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
 import { sweepAttachmentStorage, sweepSummary } from './attachment-sweep';
 import { createStorage } from './storage/storage-config';
 
@@ -16,7 +20,12 @@ async function main(): Promise<void> {
   const location = await openDatabaseAt(config.database);
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
-  const database = connectPrisma(location.source, { onClose: location.close });
+  const database = connectPrisma(location.source, {
+    onClose: location.close,
+    onQuery: recordQuery,
+    limits: config.operations.database,
+  });
+  observeDatabasePool(database);
   const storage = createStorage(config.attachments, config.dataDir);
   const store = createStore(database.prisma);
 
@@ -33,9 +42,19 @@ async function main(): Promise<void> {
   }
 
   const server = http.createServer(
-    buildApp({ database, logger, rootUrl: config.rootUrl, settings: config.settings, storage }),
+    buildApp({
+      database,
+      logger,
+      rootUrl: config.rootUrl,
+      settings: config.settings,
+      storage,
+      metricsToken: config.operations.metricsToken,
+    }),
   );
+  applyServerTimeouts(server, config.operations.server);
   createTerminus(server, {
+    // Drain (readiness 503, still serving), then the grace period for requests in flight: src/lifecycle.ts.
+    ...gracefulShutdown(server, config.operations.shutdown, logger),
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
     // A sweep still running is cut short: each of its steps is safe to interrupt.
@@ -43,7 +62,10 @@ async function main(): Promise<void> {
       await storage.close();
       await database.close();
     },
-    onShutdown: async () => logger.info('code-hosting-api stopped'),
+    onShutdown: async () => {
+      await flushTracing();
+      logger.info('code-hosting-api stopped');
+    },
     logger: (message, error) => logger.error({ err: error }, message),
   });
   // The start-up sweep runs beside the server, never in the way of readiness.

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
 import type { DatabaseLocation } from './db/database';
+import {
+  operationsEnvironmentShape,
+  operationsProblems,
+  toOperationsSettings,
+  type OperationsSettings,
+} from './operations-config';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -23,6 +29,8 @@ const environmentSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).optional(),
   ADMIN_PRINCIPALS: z.string().default(''),
   ADMIN_GROUP: z.string().min(1).default('project-admins'),
+  // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
+  ...operationsEnvironmentShape,
 });
 
 export interface Config {
@@ -31,6 +39,8 @@ export interface Config {
   database: DatabaseLocation;
   logLevel: (typeof logLevels)[number];
   auth: AuthConfig;
+  /** Server timeouts, shutdown periods, database bounds, metrics token. */
+  operations: OperationsSettings;
   /** Set when no key was configured outside production: the generated secret, to print a development token. */
   developmentSecret?: string;
 }
@@ -45,6 +55,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const env = parsed.data;
+  const contradictions = operationsProblems(env);
+  if (contradictions.length > 0) {
+    throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
+  }
   const configuredKeys: VerificationKey[] = [
     ...(env.JWKS_URL ? [{ kind: 'jwks' as const, url: env.JWKS_URL }] : []),
     // Environments often carry PEM newlines escaped as \n.
@@ -82,5 +96,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
     logLevel: env.LOG_LEVEL,
+    operations: toOperationsSettings(env),
   };
 }

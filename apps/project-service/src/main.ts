@@ -1,3 +1,5 @@
+// First: tracing patches node:http, Express and pg as they load.
+import { flushTracing } from './tracing';
 import http from 'node:http';
 import { createTerminus } from '@godaddy/terminus';
 import { DEVELOPMENT_ADMIN } from './auth/auth-config';
@@ -6,6 +8,8 @@ import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
 import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
+import { observeDatabasePool, recordQuery } from './http/metrics';
+import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -14,14 +18,27 @@ async function main(): Promise<void> {
   const location = await openDatabaseAt(config.database);
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
-  const database = connectPrisma(location.source, { onClose: location.close });
+  const database = connectPrisma(location.source, {
+    onClose: location.close,
+    onQuery: recordQuery,
+    limits: config.operations.database,
+  });
+  observeDatabasePool(database);
 
-  const server = http.createServer(buildApp({ database, logger, auth: config.auth }));
+  const server = http.createServer(
+    buildApp({ database, logger, auth: config.auth, metricsToken: config.operations.metricsToken }),
+  );
+  applyServerTimeouts(server, config.operations.server);
   createTerminus(server, {
+    ...gracefulShutdown(server, config.operations.shutdown, logger),
     signals: ['SIGINT', 'SIGTERM'],
     useExit0: true,
+    // Runs once the server is closed: every request accepted has been answered (or the grace period is over).
     onSignal: () => database.close(),
-    onShutdown: async () => logger.info('project-service stopped'),
+    onShutdown: async () => {
+      await flushTracing();
+      logger.info('project-service stopped');
+    },
     logger: (message, error) => logger.error({ err: error }, message),
   });
   server.listen(config.port, () => {

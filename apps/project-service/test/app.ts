@@ -1,7 +1,9 @@
 import { signTestToken, useTestApp, type TestDatabaseSource } from '@repo/testing';
 import type { AuthConfig } from '../src/auth/auth-config';
 import { connectPrisma } from '../src/db/database';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/http/app';
+import { observeDatabasePool, recordQuery } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
 
 export const TEST_JWT_SECRET = 'project-service-test-secret-0123456789';
@@ -19,13 +21,27 @@ export function bearer(principal: string, claims: Record<string, unknown> = {}):
   return `Bearer ${signTestToken({ principal, ...claims }, { algorithm: 'HS256', secret: TEST_JWT_SECRET })}`;
 }
 
-/** The real app over this test file's own database. */
-export async function createTestApp(source: TestDatabaseSource, auth: AuthConfig = testAuthConfig) {
-  const database = connectPrisma(source);
-  const app = buildApp({ database, logger: createLogger(process.env.LOG_LEVEL ?? 'silent'), auth });
+export interface TestAppOptions {
+  /** Captures the log lines (at LOG_LEVEL, or `logLevel`) instead of dropping them. */
+  logDestination?: DestinationStream;
+  logLevel?: string;
+  metricsToken?: string;
+}
+
+/** The real app over this test file's own database, its queries timed as main.ts times them. */
+export async function createTestApp(
+  source: TestDatabaseSource,
+  auth: AuthConfig = testAuthConfig,
+  options: TestAppOptions = {},
+) {
+  const database = connectPrisma(source, { onQuery: recordQuery });
+  observeDatabasePool(database);
+  const level = options.logLevel ?? process.env.LOG_LEVEL ?? 'silent';
+  const logger = createLogger(level, options.logDestination);
+  const app = buildApp({ database, logger, auth, metricsToken: options.metricsToken });
   return { app, close: () => database.close() };
 }
 
-export function useProjectService(auth: AuthConfig = testAuthConfig) {
-  return useTestApp((source) => createTestApp(source, auth));
+export function useProjectService(auth: AuthConfig = testAuthConfig, options: TestAppOptions = {}) {
+  return useTestApp((source) => createTestApp(source, auth, options));
 }

@@ -9,3 +9,12 @@ export { useTestApp, type TestApp, type TestAppFactory, type TestAppInstance } f
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
 export { describeMigrations, type MigrationSubject } from './migration-suite';
+export {
+  buildService,
+  startServiceProcess,
+  httpRequest,
+  startOtlpReceiver,
+  holdRequestOpen,
+  type ServiceProcess,
+  type HttpOutcome,
+} from './service-process';

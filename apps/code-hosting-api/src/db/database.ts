@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
 
@@ -16,9 +17,56 @@ export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pgli
 export interface Database {
   prisma: PrismaClient;
   source: DatabaseSource;
-  /** True when the database answers a trivial query. */
+  /** True when the database answers a trivial query within the readiness timeout. */
   isReady(): Promise<boolean>;
+  /** The PostgreSQL connection pool's counts; undefined on PGlite (no pool). */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open (idle and in use). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** Most connections the pool opens. */
+  max: number;
+}
+
+/** Bounds on every wait for PostgreSQL, so an unreachable or frozen server fails fast (503) instead of hanging. */
+export interface DatabaseLimits {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** One statement: PostgreSQL's statement_timeout, and the client's own read timeout (a frozen server answers nothing). */
+  statementTimeoutMs: number;
+  /** Connections in the pool. */
+  poolMax: number;
+  /** The readiness probe's own bound, shorter than the statement timeout. */
+  readinessTimeoutMs: number;
+}
+
+export const defaultDatabaseLimits: DatabaseLimits = {
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 15000,
+  poolMax: 10,
+  readinessTimeoutMs: 2000,
+};
+
+/** Client-side margin past statement_timeout: the server's own cancel (57014) should normally win. */
+const READ_TIMEOUT_MARGIN_MS = 1000;
+
+function createPool(url: string, limits: DatabaseLimits): Pool {
+  return new Pool({
+    connectionString: url,
+    max: limits.poolMax,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    statement_timeout: limits.statementTimeoutMs,
+    query_timeout: limits.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    // A partitioned server is noticed on idle connections too.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
 }
 
 export function migrationAdapterFactory(source: DatabaseSource): SqlMigrationAwareDriverAdapterFactory {
@@ -41,30 +89,54 @@ export async function openDatabaseAt(
 export interface ConnectOptions {
   /** Runs after the client is closed (closing what the caller opened for it). */
   onClose?: () => Promise<void>;
-  /** Called with each statement's SQL as it runs: tests count round trips with it. */
-  onQuery?: (sql: string) => void;
+  /** Called with each statement's SQL and duration as it runs: metrics time queries, tests count round trips. */
+  onQuery?: (sql: string, durationMs: number) => void;
+  /** Timeouts and pool size on PostgreSQL (PGlite is in-process: nothing to bound). */
+  limits?: Partial<DatabaseLimits>;
 }
 
 export function connectPrisma(source: DatabaseSource, options: ConnectOptions = {}): Database {
   const { onClose = async () => {}, onQuery } = options;
-  const adapter = migrationAdapterFactory(source);
+  const limits = { ...defaultDatabaseLimits, ...options.limits };
+  const pool = source.kind === 'postgres' ? createPool(source.url, limits) : undefined;
+  // The pool is ours (closed below), so its stats can be read; the adapter only borrows it.
+  const adapter = pool ? new PrismaPg(pool) : migrationAdapterFactory(source);
   const prisma = onQuery
     ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter });
-  if (onQuery) (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
+  if (onQuery) {
+    (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query, event.duration));
+  }
   return {
     prisma,
     source,
     async isReady() {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), limits.readinessTimeoutMs);
+      });
+      const answered = prisma.$queryRaw`SELECT 1`.then(
+        () => true,
+        () => false,
+      );
       try {
-        await prisma.$queryRaw`SELECT 1`;
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, timedOut]);
+      } finally {
+        clearTimeout(timer);
       }
+    },
+    poolStats() {
+      if (!pool) return undefined;
+      return {
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: limits.poolMax,
+      };
     },
     async close() {
       await prisma.$disconnect();
+      if (pool && !pool.ended) await pool.end();
       await onClose();
     },
   };

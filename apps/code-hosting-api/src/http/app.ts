@@ -16,6 +16,7 @@ import { apiRoutes } from './api-routes';
 import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
+import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
 import { refuseInvalidUtf8 } from './utf8-body';
 import { createWire } from './wire';
@@ -27,6 +28,8 @@ export interface AppDependencies {
   settings?: ServiceSettings;
   /** Attachment storage; the app uses it, its owner closes it. */
   storage: Storage;
+  /** When set, GET /metrics needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 /** Query parameters that carry credentials; they never reach the logs. */
@@ -39,6 +42,7 @@ export function buildApp({
   rootUrl,
   settings = defaultSettings,
   storage,
+  metricsToken,
 }: AppDependencies): Express {
   const store = createStore(database.prisma);
   const accounts = accountService(store, settings);
@@ -74,7 +78,9 @@ export function buildApp({
       logger,
       genReqId: requestId,
       // Kubernetes polls the probes every few seconds; they would drown the access log.
-      autoLogging: { ignore: (req) => ['/livez', '/readyz', '/api/healthz'].includes(req.url ?? '') },
+      autoLogging: {
+        ignore: (req) => ['/livez', '/readyz', '/api/healthz', '/metrics'].includes(req.url ?? ''),
+      },
       serializers: {
         req: (req: { method: string; url: string; id: unknown }) => ({
           id: req.id,
@@ -84,6 +90,7 @@ export function buildApp({
       },
     }),
   );
+  app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   app.use(giteaHealthRoutes(() => database.isReady()));
   app.get('/swagger.v1.json', (_req, res) => {

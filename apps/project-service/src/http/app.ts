@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import { accessLogRequest } from './access-log';
 import { authenticate } from './authentication';
 import { healthRoutes } from './health';
+import { metricsRoute, requestMetrics } from './metrics';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
 import { openApiRoute } from './openapi-route';
 import { projectRoutes } from './project-routes';
@@ -19,10 +20,12 @@ export interface AppDependencies {
   database: Database;
   logger: Logger;
   auth: AuthConfig;
+  /** When set, GET /metrics needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger, auth }: AppDependencies): Express {
+export function buildApp({ database, logger, auth, metricsToken }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -31,12 +34,13 @@ export function buildApp({ database, logger, auth }: AppDependencies): Express {
       logger,
       genReqId: requestId,
       // Kubernetes polls the probes every few seconds; they would drown the access log.
-      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/livez', '/readyz', '/metrics'].includes(req.url ?? '') },
       // Tokens never reach the logs: not from the Authorization header, not from the query string.
       redact: ['req.headers.authorization'],
       serializers: { req: accessLogRequest },
     }),
   );
+  app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)));
   app.use(openApiRoute(routes));

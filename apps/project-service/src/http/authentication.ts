@@ -2,6 +2,7 @@ import { unauthorized } from '@repo/http-errors';
 import type { RequestHandler, Response } from 'express';
 import type { TokenVerifier } from '../auth/token-verifier';
 import type { Caller } from '../domain/caller';
+import { authentications, authorizationOutcome, authorizations } from './project-metrics';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
@@ -9,10 +10,19 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 export function authenticate(verifyToken: TokenVerifier): RequestHandler {
   return async (req, res, next) => {
     const header = req.headers.authorization?.trim();
-    if (!header) throw unauthorized('missing Authorization header', { headers: CHALLENGE });
-    const token = header.replace(/^Bearer\s+/i, '').trim();
-    if (token === '') throw unauthorized('empty bearer token', { headers: CHALLENGE });
-    res.locals['caller'] = await verifyToken(token);
+    const token = header?.replace(/^Bearer\s+/i, '').trim() ?? '';
+    let caller: Caller;
+    try {
+      if (!header) throw unauthorized('missing Authorization header', { headers: CHALLENGE });
+      if (token === '') throw unauthorized('empty bearer token', { headers: CHALLENGE });
+      caller = await verifyToken(token);
+    } catch (error) {
+      authentications.inc({ outcome: 'rejected' });
+      throw error;
+    }
+    authentications.inc({ outcome: 'accepted' });
+    res.once('finish', () => authorizations.inc({ outcome: authorizationOutcome(res.statusCode) }));
+    res.locals['caller'] = caller;
     next();
   };
 }

@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { BodyCodec, RepeatableList } from './body-codecs';
 import { gobCodec } from './gob/gob-codec';
 import { jsonCodec } from './json-codec';
+import { codecOperations, formatOf } from './project-metrics';
 import { representations, type RepresentationName } from './representations';
 import { xmlCodec } from './xml/xml-codec';
 
@@ -30,7 +31,15 @@ export function readBody(req: Request, representation: RepresentationName): unkn
   const codec = mediaType ? codecFor(mediaType) : undefined;
   if (!codec) throw unsupportedMediaType(`unsupported Content-Type; use one of ${allMediaTypes.join(', ')}`);
   if (raw.length === 0) throw badRequest('request body is required');
-  return codec.decode(raw, representations[representation]);
+  const counted = { format: formatOf(codec), direction: 'decode' };
+  try {
+    const decoded = codec.decode(raw, representations[representation]);
+    codecOperations.inc({ ...counted, outcome: 'ok' });
+    return decoded;
+  } catch (error) {
+    codecOperations.inc({ ...counted, outcome: 'refused' });
+    throw error;
+  }
 }
 
 /** The codec the Accept header prefers (q-values honoured); 406 when it allows none. */
@@ -63,6 +72,7 @@ export function sendRepresentation(
   res.vary('Accept');
   res.status(status).setHeader('Content-Type', codec.contentType);
   res.send(codec.encode(representations[name], value));
+  codecOperations.inc({ format: formatOf(codec), direction: 'encode', outcome: 'ok' });
 }
 
 /** Sends an error body; when Accept allows nothing, the default format (a 406 must still say why). */
@@ -72,6 +82,7 @@ export function sendErrorRepresentation(req: Request, res: Response, status: num
   res.vary('Accept');
   res.status(status).setHeader('Content-Type', codec.contentType);
   res.send(codec.encode(representations.Error, value));
+  codecOperations.inc({ format: formatOf(codec), direction: 'encode', outcome: 'ok' });
 }
 
 /** Awaits the socket draining when the response buffer is full, so a slow client slows the producer. */
@@ -144,7 +155,9 @@ export async function streamListRepresentation(
   try {
     await codec.encodeListStream(representations[name], field, pacedList, writerFor(res));
     res.end();
+    codecOperations.inc({ format: formatOf(codec), direction: 'encode', outcome: 'ok' });
   } catch (error) {
+    codecOperations.inc({ format: formatOf(codec), direction: 'encode', outcome: 'aborted' });
     // Headers are out: the only honest signal left is a broken connection.
     const message = error instanceof Error ? error.message : String(error);
     req.log.warn({ err: { message } }, 'list stream aborted');

@@ -1,0 +1,87 @@
+import { Writable } from 'node:stream';
+import { countAttachmentBytes, countingStream } from '../src/http/attachment-metrics';
+import { adminAuthorization, api, createOrg, createUser } from './actors';
+import { useObservedCodeHostingApi } from './observed-app';
+
+const METRICS_TOKEN = 'metrics-token-for-tests-0123';
+const logLines: string[] = [];
+const logDestination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  },
+});
+
+const service = useObservedCodeHostingApi({ logDestination, logLevel: 'info' });
+const guarded = useObservedCodeHostingApi({ metricsToken: METRICS_TOKEN });
+
+async function scrape(): Promise<string> {
+  const response = await service.request.get('/metrics').expect(200);
+  expect(response.headers['content-type']).toMatch(/^text\/plain/);
+  return response.text;
+}
+
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  const line = text
+    .split('\n')
+    .find(
+      (candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)),
+    );
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+
+describe('GET /metrics', () => {
+  it('counts requests by route template under /api/v1, never by the raw path', async () => {
+    const alice = await createUser(service, 'metrics-alice');
+    const org = await createOrg(service, alice);
+    await service.request.get(`${api}/orgs/${org.name}`).expect(200);
+    await service.request.get(`${api}/orgs/no-such-org-4711`).expect(404);
+    const text = await scrape();
+    expect(
+      sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '200' }),
+    ).toBe(1);
+    // An error answered by the error handler keeps its route template.
+    expect(
+      sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '404' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/orgs' }),
+    ).toBe(1);
+    expect(text).not.toContain(org.name);
+    expect(text).not.toContain('4711');
+  });
+
+  it('shows database query latency, process metrics and the attachment byte counters', async () => {
+    countAttachmentBytes('in', 1000);
+    const counted = countingStream('out');
+    counted.resume();
+    counted.end(Buffer.alloc(234));
+    await new Promise((resolve) => counted.once('end', resolve));
+    const text = await scrape();
+    expect(sample(text, 'db_query_duration_seconds_count', { statement: 'SELECT' })).toBeGreaterThan(0);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(
+      sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
+    ).toBeGreaterThanOrEqual(1000);
+    expect(
+      sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
+    ).toBeGreaterThanOrEqual(234);
+  });
+
+  it('needs no credentials, and stays out of the access log like the probes', async () => {
+    const before = logLines.length;
+    await service.request.get('/metrics').expect(200);
+    await service.request.get('/readyz').expect(200);
+    await service.request.get('/api/healthz').expect(200);
+    await service.request.get(`${api}/user`).set('Authorization', adminAuthorization).expect(200);
+    const lines = logLines.slice(before).map((line) => JSON.parse(line) as { req?: { url?: string } });
+    expect(lines.map((line) => line.req?.url)).toEqual([`${api}/user`]);
+  });
+
+  it('with METRICS_TOKEN set, answers only that bearer token', async () => {
+    await guarded.request.get('/metrics').expect(401);
+    await guarded.request.get('/metrics').set('Authorization', adminAuthorization).expect(401);
+    await guarded.request.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+  });
+});

@@ -1,0 +1,102 @@
+import http from 'node:http';
+import { httpRequest, type HttpOutcome, type ServiceProcess } from '@repo/testing';
+import { processAdminAuthorization, serviceHome } from './service-process';
+
+// A rolling restart, as Kubernetes does it: SIGTERM while requests are in flight.
+jest.setTimeout(120_000);
+
+const DRAIN_MS = 1500;
+const REQUESTS = 200;
+const WORKERS = 10;
+
+describe('SIGTERM during a burst of requests', () => {
+  let home: Awaited<ReturnType<typeof serviceHome>>;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    home = await serviceHome();
+    service = await home.start({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), SHUTDOWN_GRACE_MS: '5000' });
+  });
+
+  afterAll(async () => {
+    service.kill('SIGKILL');
+    await home.remove();
+  });
+
+  it('answers every request it accepted, is unready while draining, keeps every acknowledged write, exits 0', async () => {
+    const token = processAdminAuthorization;
+
+    const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
+    const outcomes: (HttpOutcome & { slug?: string })[] = [];
+    let next = 0;
+    let signalled = false;
+    const worker = async (): Promise<void> => {
+      while (next < REQUESTS) {
+        const index = next++;
+        if (index === REQUESTS / 2 && !signalled) {
+          signalled = true;
+          service.kill('SIGTERM');
+        }
+        if (index % 2 === 0) {
+          const slug = `burst-${index}`;
+          const outcome = await httpRequest(service.baseUrl, agent, 'POST', '/api/v1/orgs', {
+            headers: { Authorization: token, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ username: slug }),
+          });
+          outcomes.push({ ...outcome, slug });
+        } else {
+          outcomes.push(
+            await httpRequest(service.baseUrl, agent, 'GET', '/api/v1/orgs?limit=5', {
+              headers: { Authorization: token },
+            }),
+          );
+        }
+        // Paced so that the burst outlasts the drain period.
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    };
+    const readiness: (number | undefined)[] = [];
+    const probe = (async () => {
+      while (!signalled) await new Promise((resolve) => setTimeout(resolve, 5));
+      const probeAgent = new http.Agent();
+      for (let i = 0; i < 5; i++) {
+        readiness.push((await httpRequest(service.baseUrl, probeAgent, 'GET', '/readyz')).status);
+        await new Promise((resolve) => setTimeout(resolve, DRAIN_MS / 10));
+      }
+    })();
+    await Promise.all([...Array.from({ length: WORKERS }, worker), probe]);
+    const exitCode = await service.exited;
+    agent.destroy();
+
+    const answered = outcomes.filter((outcome) => outcome.status !== undefined);
+    const refused = outcomes.filter((outcome) => outcome.error === 'ECONNREFUSED');
+    const broken = outcomes.filter(
+      (outcome) => outcome.status === undefined && outcome.error !== 'ECONNREFUSED',
+    );
+    // Every request either got its whole answer, or found the port closed (never accepted).
+    expect(broken).toEqual([]);
+    expect(answered.length + refused.length).toBe(REQUESTS);
+    expect(answered.length).toBeGreaterThan(REQUESTS / 2);
+    expect(answered.filter((outcome) => (outcome.status ?? 0) >= 500)).toEqual([]);
+    for (const outcome of answered) expect(() => JSON.parse(outcome.body ?? '') as unknown).not.toThrow();
+    expect(readiness.slice(0, 3)).toEqual([503, 503, 503]);
+    expect(exitCode).toBe(0);
+
+    // Started again on the same data: every create that was acknowledged is there.
+    const acknowledged = outcomes.filter((outcome) => outcome.status === 201).map((outcome) => outcome.slug);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    service = await home.start({ SHUTDOWN_DRAIN_MS: '0' });
+    const missing: string[] = [];
+    const readAgent = new http.Agent({ keepAlive: true });
+    for (const name of acknowledged) {
+      const read = await httpRequest(service.baseUrl, readAgent, 'GET', `/api/v1/orgs/${name}`, {
+        headers: { Authorization: token },
+      });
+      if (read.status !== 200) missing.push(`${name}: ${read.status}`);
+    }
+    readAgent.destroy();
+    expect(missing).toEqual([]);
+    service.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  });
+});

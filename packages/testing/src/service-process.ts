@@ -1,0 +1,178 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const built = new Map<string, Promise<void>>();
+
+/** Compiles an app to dist/ (once per test process), so a test runs the service as deployed. */
+export function buildService(appDir: string): Promise<void> {
+  let build = built.get(appDir);
+  if (!build) {
+    const tsc = path.join(appDir, 'node_modules/.bin/tsc');
+    build = promisify(execFile)(tsc, ['-p', 'tsconfig.build.json'], { cwd: appDir }).then(
+      () => undefined,
+      // Type errors still emit; only a missing output is fatal, and spawning will say so.
+      () => undefined,
+    );
+    built.set(appDir, build);
+  }
+  return build;
+}
+
+export interface ServiceProcess {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Every stdout line so far (JSON log lines and anything printed). */
+  readonly output: string[];
+  /** Resolves with the exit code (or the signal's name). */
+  readonly exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * Starts `node dist/main.js` of an app with `env` on a free port and waits for its
+ * "listening on http://localhost:<port>" log line (at most `startTimeoutMs`).
+ */
+export async function startServiceProcess(
+  appDir: string,
+  env: Record<string, string>,
+  startTimeoutMs = 60_000,
+): Promise<ServiceProcess> {
+  await buildService(appDir);
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: appDir,
+    env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no listening line within ${startTimeoutMs} ms:\n${output.join('\n')}`)),
+      startTimeoutMs,
+    );
+    let pending = '';
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        const match = /listening on http:\/\/localhost:(\d+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (${code}) before listening:\n${output.join('\n')}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output,
+    exited,
+    kill: (signal = 'SIGTERM') => void child.kill(signal),
+  };
+}
+
+export interface HttpOutcome {
+  status?: number;
+  body?: string;
+  /** The error code when no complete response arrived (ECONNREFUSED, ECONNRESET, …). */
+  error?: string;
+}
+
+/** One request through `agent`, reading the whole body; network failures are outcomes, not throws. */
+export function httpRequest(
+  baseUrl: string,
+  agent: http.Agent,
+  method: string,
+  pathname: string,
+  options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<HttpOutcome> {
+  return new Promise((resolve) => {
+    const request = http.request(
+      new URL(pathname, baseUrl),
+      { method, agent, headers: options.headers, timeout: options.timeoutMs ?? 30_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ status: response.statusCode, error: error.code ?? error.message }),
+        );
+        response.on('aborted', () => resolve({ status: response.statusCode, error: 'ABORTED' }));
+      },
+    );
+    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    request.end(options.body);
+  });
+}
+
+/** A local OTLP/HTTP receiver on loopback: records what is POSTed to /v1/traces. */
+export async function startOtlpReceiver(): Promise<{
+  endpoint: string;
+  bodies: string[];
+  close(): Promise<void>;
+}> {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/traces')
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bodies,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Opens a connection that sends a request's headers announcing a body, then never sends it
+ * (slowloris); resolves with the milliseconds until the server closed it, or `giveUpMs`.
+ */
+export function holdRequestOpen(port: number, pathname: string, giveUpMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`,
+      );
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(giveUpMs);
+    }, giveUpMs);
+    socket.on('data', () => {});
+    socket.on('error', () => {});
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - started);
+    });
+  });
+}
