@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseLocation } from './db/database';
+import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './http/login-throttle';
 import {
   operationsEnvironmentShape,
   operationsProblems,
@@ -16,6 +17,15 @@ import {
 } from './storage/storage-config';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+/** `true`/`false`, a hop count, or Express's comma-separated addresses, subnets and names (`loopback`). */
+function toTrustProxy(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /** Every environment variable the service reads, parsed once at start-up. */
 const environmentSchema = z
@@ -49,6 +59,17 @@ const environmentSchema = z
     ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
     // ATTACHMENT_STORAGE, ATTACHMENT_MAX_SIZE, ATTACHMENT_ALLOWED_TYPES, S3_*: src/storage/storage-config.ts.
     ...attachmentEnvironmentShape,
+    // Failed password logins (src/http/login-throttle.ts): failures allowed per (account,
+    // address), per address and per account within the window, then backoff (seconds).
+    LOGIN_THROTTLE_WINDOW: seconds(defaultLoginThrottleSettings.windowSeconds),
+    LOGIN_THROTTLE_PAIR_FAILURES: count(defaultLoginThrottleSettings.pairFailures),
+    LOGIN_THROTTLE_ADDRESS_FAILURES: count(defaultLoginThrottleSettings.addressFailures),
+    LOGIN_THROTTLE_ACCOUNT_FAILURES: count(defaultLoginThrottleSettings.accountFailures),
+    LOGIN_THROTTLE_BASE_DELAY: seconds(defaultLoginThrottleSettings.baseDelaySeconds),
+    LOGIN_THROTTLE_MAX_DELAY: seconds(defaultLoginThrottleSettings.maxDelaySeconds),
+    LOGIN_THROTTLE_MAX_ENTRIES: count(defaultLoginThrottleSettings.maxEntries),
+    // Express's "trust proxy": which proxies' X-Forwarded-For gives the client's address.
+    TRUST_PROXY: z.string().default('false').transform(toTrustProxy),
     // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
     ...operationsEnvironmentShape,
   })
@@ -87,6 +108,10 @@ export interface ServiceSettings {
   attachmentMaxSize: number;
   /** Lowercase `.ext`, `type/subtype`, `type/*` entries an attachment must match. */
   attachmentAllowedTypes: string[];
+  /** Backoff on failed password logins. */
+  loginThrottle: LoginThrottleSettings;
+  /** Express's "trust proxy" setting: whose X-Forwarded-For names the client's address. */
+  trustProxy: boolean | number | string;
 }
 
 export const defaultSettings: ServiceSettings = {
@@ -98,6 +123,8 @@ export const defaultSettings: ServiceSettings = {
   defaultAllowCreateOrganization: true,
   attachmentMaxSize: DEFAULT_ATTACHMENT_MAX_SIZE,
   attachmentAllowedTypes: GITEA_ALLOWED_TYPES.split(','),
+  loginThrottle: defaultLoginThrottleSettings,
+  trustProxy: false,
 };
 
 export class ConfigError extends Error {}
@@ -136,6 +163,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       defaultAllowCreateOrganization: env.ORG_DEFAULT_ALLOW_CREATE,
       attachmentMaxSize: env.attachments.maxSize,
       attachmentAllowedTypes: env.attachments.allowedTypes,
+      loginThrottle: {
+        windowSeconds: env.LOGIN_THROTTLE_WINDOW,
+        pairFailures: env.LOGIN_THROTTLE_PAIR_FAILURES,
+        addressFailures: env.LOGIN_THROTTLE_ADDRESS_FAILURES,
+        accountFailures: env.LOGIN_THROTTLE_ACCOUNT_FAILURES,
+        baseDelaySeconds: env.LOGIN_THROTTLE_BASE_DELAY,
+        maxDelaySeconds: env.LOGIN_THROTTLE_MAX_DELAY,
+        maxEntries: env.LOGIN_THROTTLE_MAX_ENTRIES,
+      },
+      trustProxy: env.TRUST_PROXY,
     },
     bootstrapAdmin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD

@@ -16,6 +16,7 @@ import { apiRoutes } from './api-routes';
 import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
+import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
 import { refuseInvalidUtf8 } from './utf8-body';
@@ -46,7 +47,7 @@ export function buildApp({
 }: AppDependencies): Express {
   const store = createStore(database.prisma);
   const accounts = accountService(store, settings);
-  const authenticate = authentication(accounts);
+  const authenticate = authentication(accounts, new LoginThrottle(settings.loginThrottle));
   const routes = apiRoutes(
     {
       accounts,
@@ -72,6 +73,7 @@ export function buildApp({
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', settings.trustProxy);
   app.set('etag', false);
   app.use(
     pinoHttp({

@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
 import { isPublicOnly } from '../domain/token-scopes';
+import type { LoginThrottle } from './login-throttle';
 
 /** The caller plus how they proved it: token scopes (null for a password) and whether Basic auth was used. */
 export interface Authentication {
@@ -39,8 +40,16 @@ async function fromToken(accounts: AccountService, secret: string): Promise<Auth
   };
 }
 
-/** Gitea's Basic method: a token as the username (empty or x-oauth-basic password) or as the password, else a password. */
-async function fromBasic(accounts: AccountService, encoded: string): Promise<Authentication> {
+/**
+ * Gitea's Basic method: a token as the username (empty or x-oauth-basic password) or as the
+ * password, else a password, checked only while the login throttle lets this address try.
+ */
+async function fromBasic(
+  accounts: AccountService,
+  throttle: LoginThrottle,
+  encoded: string,
+  address: string,
+): Promise<Authentication> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
   const username = separator < 0 ? decoded : decoded.slice(0, separator);
@@ -56,12 +65,18 @@ async function fromBasic(accounts: AccountService, encoded: string): Promise<Aut
       };
     }
   }
+  throttle.attempt(username, address);
   const account = await accounts.authenticatePassword(username, password);
   if (!account) throw unauthorized(invalidCredentials);
+  throttle.succeeded(username, address);
   return { caller: { user: account, publicOnly: false }, scopes: null, viaBasicPassword: true };
 }
 
-async function authenticate(accounts: AccountService, req: Request): Promise<Authentication> {
+async function authenticate(
+  accounts: AccountService,
+  throttle: LoginThrottle,
+  req: Request,
+): Promise<Authentication> {
   const header = req.headers.authorization?.trim();
   const queryToken = firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token']);
   if (header) {
@@ -71,7 +86,8 @@ async function authenticate(accounts: AccountService, req: Request): Promise<Aut
       case 'bearer':
         return fromToken(accounts, credentials);
       case 'basic':
-        return fromBasic(accounts, credentials);
+        // req.ip: the client's address, read through the proxies TRUST_PROXY names.
+        return fromBasic(accounts, throttle, credentials, req.ip ?? req.socket.remoteAddress ?? 'unknown');
       default:
         throw unauthorized(invalidCredentials);
     }
@@ -95,9 +111,13 @@ async function applySudo(
   return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };
 }
 
-export function authentication(accounts: AccountService): RequestHandler {
+export function authentication(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
-    res.locals['authentication'] = await applySudo(accounts, req, await authenticate(accounts, req));
+    res.locals['authentication'] = await applySudo(
+      accounts,
+      req,
+      await authenticate(accounts, throttle, req),
+    );
     next();
   };
 }
