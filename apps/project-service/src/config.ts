@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
 import type { DatabaseLocation } from './db/database';
+import { UNPAGED_LIST_DEFAULTS, type ConcurrencyLimits } from './http/concurrency-gate';
 import {
   operationsEnvironmentShape,
   operationsProblems,
@@ -29,6 +30,14 @@ const environmentSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).optional(),
   ADMIN_PRINCIPALS: z.string().default(''),
   ADMIN_GROUP: z.string().min(1).default('project-admins'),
+  // Unpaged GET /projects streaming at once, and how long one more waits for a turn before its 429.
+  UNPAGED_LIST_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(UNPAGED_LIST_DEFAULTS.concurrency),
+  UNPAGED_LIST_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(UNPAGED_LIST_DEFAULTS.queueMs),
   // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
   ...operationsEnvironmentShape,
 });
@@ -39,6 +48,8 @@ export interface Config {
   database: DatabaseLocation;
   logLevel: (typeof logLevels)[number];
   auth: AuthConfig;
+  /** The bound of concurrent unpaged lists (for the app's ConcurrencyGate). */
+  unpagedLists: ConcurrencyLimits;
   /** Server timeouts, shutdown periods, database bounds, metrics token. */
   operations: OperationsSettings;
   /** Set when no key was configured outside production: the generated secret, to print a development token. */
@@ -96,6 +107,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
     logLevel: env.LOG_LEVEL,
+    unpagedLists: { concurrency: env.UNPAGED_LIST_CONCURRENCY, queueMs: env.UNPAGED_LIST_QUEUE_MS },
     operations: toOperationsSettings(env),
   };
 }

@@ -4,14 +4,14 @@ import { Prisma } from '../generated/prisma/client';
 import { visibleToCaller } from './project-access';
 import { projectOf, withMembers } from './row-mappers';
 
-/** One page of the projects the caller may view, in list order, after `cursor`. */
-export async function listVisibleIn(
+/** The keys (name, uid) of one page of the projects the caller may view, in list order, after `cursor`. */
+export async function visibleKeysIn(
   client: Prisma.TransactionClient,
   caller: Caller,
   filter: ListFilter,
   cursor: ListCursor | undefined,
   limit: number,
-): Promise<Project[]> {
+): Promise<ListCursor[]> {
   const visible = visibleToCaller(caller);
   const conditions: Prisma.Sql[] = [visible.condition];
   if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
@@ -25,14 +25,17 @@ export async function listVisibleIn(
       Prisma.sql`(p.name COLLATE "C" > ${cursor.name} COLLATE "C" OR (p.name = ${cursor.name} AND p.uid > ${cursor.uid}::uuid))`,
     );
   }
-  const rows = await client.$queryRaw<{ uid: string }[]>`
+  return client.$queryRaw<ListCursor[]>`
     ${visible.withGranted}
-    SELECT p.uid::text AS uid FROM projects p
+    SELECT p.name, p.uid::text AS uid FROM projects p
     WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY p.name COLLATE "C", p.uid
     LIMIT ${limit}`;
-  if (rows.length === 0) return [];
-  const uids = rows.map((row) => row.uid);
+}
+
+/** These projects with their members, in the order of `uids`. */
+export async function projectsByUidIn(client: Prisma.TransactionClient, uids: string[]): Promise<Project[]> {
+  if (uids.length === 0) return [];
   const projects = await client.project.findMany({
     where: { uid: { in: uids } },
     include: withMembers,

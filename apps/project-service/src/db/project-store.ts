@@ -13,7 +13,7 @@ import type {
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
-import { listVisibleIn } from './project-list';
+import { projectsByUidIn, visibleKeysIn } from './project-list';
 import {
   baseColumns,
   memberRows,
@@ -145,19 +145,27 @@ export class PrismaProjectStore implements ProjectStore {
     }
   }
 
-  listVisible(
+  visibleKeys(
     caller: Caller,
     filter: ListFilter,
     cursor: ListCursor | undefined,
     limit: number,
-  ): Promise<Project[]> {
-    return listVisibleIn(this.prisma, caller, filter, cursor, limit);
+  ): Promise<ListCursor[]> {
+    return visibleKeysIn(this.prisma, caller, filter, cursor, limit);
+  }
+
+  projectsByUid(uids: string[]): Promise<Project[]> {
+    return projectsByUidIn(this.prisma, uids);
   }
 
   inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T> {
     // REPEATABLE READ: every statement of the transaction sees the snapshot its first one took.
     return this.prisma.$transaction(
-      (transaction) => work({ listVisible: (...args) => listVisibleIn(transaction, ...args) }),
+      (transaction) =>
+        work({
+          visibleKeys: (...args) => visibleKeysIn(transaction, ...args),
+          projectsByUid: (uids) => projectsByUidIn(transaction, uids),
+        }),
       {
         isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
         timeout: SNAPSHOT_TIMEOUT_MS,

@@ -22,15 +22,20 @@ export type WriteOutcome<T> =
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
 
-/** Reads pages of the list. */
+/**
+ * Reads the list in two steps: the order (keys only, a page of them per query, since ordering
+ * sorts every visible row), then the projects themselves a few at a time (they are large).
+ */
 export interface ListReader {
-  /** One page of the projects the caller may view, in list order, after `cursor`. */
-  listVisible(
+  /** The keys of one page of the projects the caller may view, in list order, after `cursor`. */
+  visibleKeys(
     caller: Caller,
     filter: ListFilter,
     cursor: ListCursor | undefined,
     limit: number,
-  ): Promise<Project[]>;
+  ): Promise<ListCursor[]>;
+  /** These projects, in the order given; one deleted since its key was read is left out. */
+  projectsByUid(uids: string[]): Promise<Project[]>;
 }
 
 /** What the domain needs from storage; src/db/project-store.ts implements it with Prisma. */

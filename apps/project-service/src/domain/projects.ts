@@ -110,7 +110,7 @@ export class ProjectService {
     return written(await this.store.updateSettings(uid, update, allowed));
   }
 
-  /** Batches of every project the caller may view, in list order. */
+  /** Batches of `batchSize` projects, every one the caller may view, in list order. */
   listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<Project[]> {
     return visibleBatches(this.store, caller, filter, batchSize);
   }
@@ -136,16 +136,20 @@ export class ProjectService {
     after: ListCursor | undefined,
     pageSize: number,
   ): Promise<{ projects: Project[]; next: ListCursor | undefined }> {
-    // One extra row tells whether another page follows, without a count query.
-    const rows = await this.store.listVisible(caller, filter, after, pageSize + 1);
-    const projects = rows.slice(0, pageSize);
-    const last = projects.at(-1);
-    return {
-      projects,
-      next: rows.length > pageSize && last ? { name: last.name, uid: last.uid } : undefined,
-    };
+    // One extra key tells whether another page follows, without a count query.
+    const keys = await this.store.visibleKeys(caller, filter, after, pageSize + 1);
+    const page = keys.slice(0, pageSize);
+    const projects = await this.store.projectsByUid(page.map((key) => key.uid));
+    const last = page.at(-1);
+    return { projects, next: keys.length > pageSize && last ? last : undefined };
   }
 }
+
+/**
+ * Keys read per ordering query while streaming: the query sorts every visible row, so it runs once
+ * per 500 keys (a few tens of kilobytes) rather than once per batch of projects.
+ */
+const KEYS_PER_QUERY = 500;
 
 async function* visibleBatches(
   reader: ListReader,
@@ -155,11 +159,15 @@ async function* visibleBatches(
 ): AsyncGenerator<Project[]> {
   let cursor: ListCursor | undefined;
   for (;;) {
-    const batch = await reader.listVisible(caller, filter, cursor, batchSize);
-    if (batch.length > 0) yield batch;
-    const last = batch.at(-1);
-    if (batch.length < batchSize || !last) return;
-    cursor = { name: last.name, uid: last.uid };
+    const keys = await reader.visibleKeys(caller, filter, cursor, KEYS_PER_QUERY);
+    for (let start = 0; start < keys.length; start += batchSize) {
+      const uids = keys.slice(start, start + batchSize).map((key) => key.uid);
+      const batch = await reader.projectsByUid(uids);
+      if (batch.length > 0) yield batch;
+    }
+    const last = keys.at(-1);
+    if (keys.length < KEYS_PER_QUERY || !last) return;
+    cursor = last;
   }
 }
 

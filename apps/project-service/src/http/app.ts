@@ -9,6 +9,7 @@ import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { accessLogRequest } from './access-log';
 import { authenticate } from './authentication';
+import type { ConcurrencyGate } from './concurrency-gate';
 import { healthRoutes } from './health';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
@@ -20,12 +21,14 @@ export interface AppDependencies {
   database: Database;
   logger: Logger;
   auth: AuthConfig;
+  /** Bounds the unpaged lists streaming at once (UNPAGED_LIST_* in config.ts); 4 when not given. */
+  unpagedLists?: ConcurrencyGate;
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
 }
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger, auth, metricsToken }: AppDependencies): Express {
+export function buildApp({ database, logger, auth, metricsToken, unpagedLists }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -42,7 +45,9 @@ export function buildApp({ database, logger, auth, metricsToken }: AppDependenci
   );
   app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
-  const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)));
+  const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)), {
+    unpagedLists,
+  });
   app.use(openApiRoute(routes));
   app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
   app.use(routes.router());

@@ -3,6 +3,9 @@ import type { BodyCodec } from './body-codecs';
 
 // Fatal: Buffer#toString would silently store U+FFFD for every invalid sequence. The BOM is kept,
 // so a body starting with one stays malformed JSON, as before.
+/** Items encoded before a write: one socket write of tens of kilobytes, never a whole batch. */
+const CHUNK_CHARACTERS = 64 * 1024;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export const jsonCodec: BodyCodec = {
@@ -27,14 +30,18 @@ export const jsonCodec: BodyCodec = {
     return JSON.stringify(value);
   },
   async encodeListStream(_shape, field, list, write) {
-    await write(`{${JSON.stringify(field)}:[`);
+    let chunk = `{${JSON.stringify(field)}:[`;
     let first = true;
     for await (const batch of list.batches()) {
-      const pieces = batch.map((item) => JSON.stringify(item));
-      if (pieces.length === 0) continue;
-      await write(`${first ? '' : ','}${pieces.join(',')}`);
-      first = false;
+      for (const item of batch) {
+        chunk += `${first ? '' : ','}${JSON.stringify(item)}`;
+        first = false;
+        if (chunk.length >= CHUNK_CHARACTERS) {
+          await write(chunk);
+          chunk = '';
+        }
+      }
     }
-    await write(']}');
+    await write(`${chunk}]}`);
   },
 };

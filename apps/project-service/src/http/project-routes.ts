@@ -1,8 +1,10 @@
+import { createHttpError } from '@repo/http-errors';
 import type { Request } from 'express';
 import { projectNotFound } from '../domain/access';
 import type { ListCursor, ListFilter, Project } from '../domain/records';
 import type { ProjectService } from '../domain/projects';
 import type { RepeatableList } from './body-codecs';
+import { ConcurrencyGate, UNPAGED_LIST_DEFAULTS } from './concurrency-gate';
 import { etagOf, notModified, revisionsAllowedBy, type RevisionCounter } from './etag';
 import { listNeedsSnapshot } from './negotiation';
 import { decodePageToken, encodePageToken } from './page-token';
@@ -26,8 +28,14 @@ import {
 } from './schemas';
 
 const LIST_CACHE_CONTROL = 'private, max-age=0, must-revalidate';
-/** Rows per database round trip while streaming the unpaged list. */
-const STREAM_BATCH_SIZE = 500;
+/**
+ * Rows per database round trip while streaming the unpaged list: what one list holds in memory at
+ * a time (the rows with their members, their wire form and one encoded chunk). 500 held ~150 MB
+ * per list of large projects; 50 keeps it to a few MB at about the same speed.
+ */
+export const STREAM_BATCH_SIZE = 50;
+/** Retry-After of the 429 past the bound of concurrent unpaged lists. */
+const LIST_RETRY_AFTER_SECONDS = 2;
 /** Page size when only page_token is given. */
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -97,9 +105,21 @@ function wireBatches(list: { batches(): AsyncIterable<Project[]> }): RepeatableL
   };
 }
 
+function tooManyUnpagedLists() {
+  return createHttpError(429, 'too many unpaged lists in progress; retry later, or page with page_size', {
+    headers: { 'Retry-After': String(LIST_RETRY_AFTER_SECONDS) },
+  });
+}
+
+export interface ProjectRouteOptions {
+  /** Bounds the unpaged lists streaming at once (each holds a batch in memory and a connection). */
+  unpagedLists?: ConcurrencyGate;
+}
+
 /** The seven operations of the seed: parse (the table does), call the use case, convert, send. */
-export function projectRoutes(projects: ProjectService): RouteTable {
+export function projectRoutes(projects: ProjectService, options: ProjectRouteOptions = {}): RouteTable {
   const table = new RouteTable();
+  const unpagedLists = options.unpagedLists ?? new ConcurrencyGate(UNPAGED_LIST_DEFAULTS);
 
   table.add({
     method: 'get',
@@ -116,19 +136,28 @@ export function projectRoutes(projects: ProjectService): RouteTable {
       },
       representation: 'Projects',
     },
-    errors: [400, 401, 406, 500, 503],
+    errors: [400, 401, 406, 429, 500, 503],
     async handle({ req, res, caller, query, send, stream }) {
       const filter = listFilterOf(query);
       const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
       res.setHeader('Cache-Control', LIST_CACHE_CONTROL);
       if (query.page_size === undefined && query.page_token === undefined) {
-        // Converted to the wire a batch at a time: memory stays one batch.
-        const streamed = (list: { batches(): AsyncIterable<Project[]> }) =>
-          stream('projects', wireBatches(list));
-        if (listNeedsSnapshot(req)) {
-          await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, streamed);
-        } else {
-          await streamed({ batches: () => projects.listVisible(caller, filter, STREAM_BATCH_SIZE) });
+        // A permit for as long as it streams: memory is the permit count times one batch.
+        const release = await unpagedLists.acquire();
+        if (!release) throw tooManyUnpagedLists();
+        try {
+          // Gone while it waited in line: nobody to stream to.
+          if (req.socket.destroyed) return;
+          // Converted to the wire a batch at a time: memory stays one batch.
+          const streamed = (list: { batches(): AsyncIterable<Project[]> }) =>
+            stream('projects', wireBatches(list));
+          if (listNeedsSnapshot(req)) {
+            await projects.withListSnapshot(caller, filter, STREAM_BATCH_SIZE, streamed);
+          } else {
+            await streamed({ batches: () => projects.listVisible(caller, filter, STREAM_BATCH_SIZE) });
+          }
+        } finally {
+          release();
         }
         return;
       }

@@ -6,6 +6,9 @@ import { gobEncodingOf } from './encoder';
 import { goFieldName } from './go-names';
 import { GobWriter } from './primitives';
 
+/** Bytes of encoded rows per write of a streamed list. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * A decoded gob value in the representation's JSON terms: Go field names
  * become JSON names, fields the sender left out (Go never sends zero values)
@@ -83,15 +86,20 @@ export async function streamGobList(
   await write(Buffer.concat([encoding.definitions, frame.view(), head.view()]));
   let written = 0;
   if (count > 0) {
+    // One buffer, reused: written out (copied) whenever it holds a chunk's worth of rows.
+    const chunk = new GobWriter(CHUNK_BYTES + 4096);
     for await (const batch of list.batches()) {
-      const chunk = new GobWriter(64 * 1024);
       for (const row of batch) {
         if (written === count) break;
         item.writeStruct(chunk, row);
         written += 1;
+        if (chunk.size >= CHUNK_BYTES) {
+          await write(chunk.toBuffer());
+          chunk.reset();
+        }
       }
-      await write(chunk.toBuffer());
     }
+    if (chunk.size > 0) await write(chunk.toBuffer());
   }
   if (written !== count) throw new Error('gob list: the second pass saw a different list');
   await write(Buffer.from([0]));

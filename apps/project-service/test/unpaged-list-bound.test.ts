@@ -1,0 +1,141 @@
+import { useTestApp } from '@repo/testing';
+import { connectPrisma } from '../src/db/database';
+import { buildApp } from '../src/http/app';
+import { ConcurrencyGate } from '../src/http/concurrency-gate';
+import { createLogger } from '../src/logger';
+import { testAuthConfig } from './app';
+import { admin, createProject, rootUid } from './project-fixtures';
+import { clientDecode, rawBytes } from './wire-formats';
+
+// One unpaged list at a time, waiting 300 ms for a turn: the test holds the permit itself to
+// play the list that is already streaming.
+const gate = new ConcurrencyGate({ concurrency: 1, queueMs: 300 });
+const service = useTestApp(async (source) => {
+  const database = connectPrisma(source);
+  const app = buildApp({
+    database,
+    logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
+    auth: testAuthConfig,
+    unpagedLists: gate,
+  });
+  return { app, close: () => database.close() };
+});
+
+beforeAll(async () => {
+  const root = await rootUid(service);
+  for (let index = 0; index < 3; index++) await createProject(service, { parent_uid: root });
+});
+
+const unpagedList = () => service.request.get('/projects').set('Authorization', admin());
+
+describe('the bound of concurrent unpaged lists', () => {
+  it('answers 429 with Retry-After and the error body when no turn comes within the wait', async () => {
+    const release = (await gate.acquire())!;
+    try {
+      const started = Date.now();
+      const response = await unpagedList().expect(429);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(response.headers['retry-after']).toBe('2');
+      expect(response.body).toEqual({
+        code: '429',
+        message: 'too many unpaged lists in progress; retry later, or page with page_size',
+      });
+      // In the format asked for, like every error.
+      const xml = await unpagedList()
+        .set('Accept', 'application/xml')
+        .buffer(true)
+        .parse(rawBytes)
+        .expect(429);
+      expect(clientDecode('Error', 'xml', xml.body as Buffer)).toMatchObject({ code: '429' });
+    } finally {
+      release();
+    }
+    expect(gate.usage).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('does not bound paged lists: they hold at most a page', async () => {
+    const release = (await gate.acquire())!;
+    try {
+      const response = await service.request
+        .get('/projects')
+        .query({ page_size: 2 })
+        .set('Authorization', admin())
+        .expect(200);
+      expect(response.body.projects).toHaveLength(2);
+    } finally {
+      release();
+    }
+  });
+
+  it('serves a list that waited in line once the list before it finishes', async () => {
+    const release = (await gate.acquire())!;
+    const waiting = unpagedList();
+    const answered = waiting.then((response) => response);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(gate.usage).toEqual({ active: 1, waiting: 1 });
+    release();
+    const response = await answered;
+    expect(response.status).toBe(200);
+    expect(response.body.projects.length).toBeGreaterThanOrEqual(4);
+    expect(gate.usage).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('gives the permit back after every list, in every format, so lists never starve', async () => {
+    for (const accept of ['application/json', 'application/xml', 'application/gob']) {
+      await unpagedList().set('Accept', accept).buffer(true).parse(rawBytes).expect(200);
+      expect(gate.usage).toEqual({ active: 0, waiting: 0 });
+    }
+  });
+
+  it('gives the permit back when the client goes away mid-list', async () => {
+    const request = unpagedList();
+    request.on('response', () => request.abort());
+    await request.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (let attempt = 0; attempt < 50 && gate.usage.active > 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(gate.usage).toEqual({ active: 0, waiting: 0 });
+    await unpagedList().expect(200);
+  });
+});
+
+describe('ConcurrencyGate', () => {
+  it('hands permits out up to its bound, then first come first served, and gives each back once', async () => {
+    const bounded = new ConcurrencyGate({ concurrency: 2, queueMs: 1000 });
+    const first = (await bounded.acquire())!;
+    const second = (await bounded.acquire())!;
+    const order: string[] = [];
+    const third = bounded.acquire().then((release) => {
+      order.push('third');
+      return release;
+    });
+    const fourth = bounded.acquire().then((release) => {
+      order.push('fourth');
+      return release;
+    });
+    expect(bounded.usage).toEqual({ active: 2, waiting: 2 });
+    first();
+    first();
+    (await third)!();
+    second();
+    (await fourth)!();
+    expect(order).toEqual(['third', 'fourth']);
+    expect(bounded.usage).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('refuses at once with no wait, and drops a waiter whose wait ran out', async () => {
+    const immediate = new ConcurrencyGate({ concurrency: 1, queueMs: 0 });
+    const held = (await immediate.acquire())!;
+    await expect(immediate.acquire()).resolves.toBeUndefined();
+    held();
+    const brief = new ConcurrencyGate({ concurrency: 1, queueMs: 20 });
+    const holding = (await brief.acquire())!;
+    await expect(brief.acquire()).resolves.toBeUndefined();
+    expect(brief.usage).toEqual({ active: 1, waiting: 0 });
+    holding();
+    expect(brief.usage).toEqual({ active: 0, waiting: 0 });
+  });
+});
