@@ -88,3 +88,96 @@ describe('concurrent writes', () => {
     expect(list.body.projects).toHaveLength(1);
   });
 });
+
+describe('concurrent moves and deletes', () => {
+  const moveUnder = (project: { uid: string; slug: string }, parent: string) =>
+    service.request
+      .put(`/projects/${project.uid}`)
+      .set('Authorization', admin())
+      .send({ slug: project.slug, name: 'moved', description: 'd', parent_uid: parent });
+
+  /** Every project's ancestors, walked from the admin's list; throws on a cycle or a missing parent. */
+  async function expectATree(): Promise<void> {
+    const list = await service.request.get('/projects').set('Authorization', admin()).expect(200);
+    const projects = list.body.projects as { uid: string; parent_uid: string }[];
+    const parentOf = new Map(projects.map((project) => [project.uid, project.parent_uid]));
+    for (const project of projects) {
+      const seen = new Set<string>();
+      for (let uid = project.uid; uid !== root; uid = parentOf.get(uid)!) {
+        if (seen.has(uid)) throw new Error(`cycle through ${uid}`);
+        seen.add(uid);
+        if (!parentOf.has(parentOf.get(uid)!)) throw new Error(`${uid} has a missing parent`);
+      }
+    }
+  }
+
+  it('lets only one direction of 50 racing moves (A under B, B under A) win, leaving no cycle', async () => {
+    const a = await createProject(service, { parent_uid: root });
+    const b = await createProject(service, { parent_uid: root });
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? moveUnder(a, b.uid) : moveUnder(b, a.uid))),
+    );
+    const aUnderB = countStatuses(responses.filter((_, index) => index % 2 === 0).map((r) => r.status));
+    const bUnderA = countStatuses(responses.filter((_, index) => index % 2 === 1).map((r) => r.status));
+    // The first move wins; its repeats are no-op moves (200); every opposite move would close a cycle (400).
+    expect([aUnderB, bUnderA]).toContainEqual({ 200: 25 });
+    expect([aUnderB, bUnderA]).toContainEqual({ 400: 25 });
+    await expectATree();
+  });
+
+  it('never closes a ring when ten projects each move under the next at once', async () => {
+    const ring = [];
+    for (let index = 0; index < 10; index++) ring.push(await createProject(service, { parent_uid: root }));
+    const responses = await Promise.all(
+      ring.map((project, index) => moveUnder(project, ring[(index + 1) % ring.length]!.uid)),
+    );
+    const statuses = countStatuses(responses.map((response) => response.status));
+    expect(statuses[400]).toBeGreaterThanOrEqual(1);
+    expect((statuses[200] ?? 0) + (statuses[400] ?? 0)).toBe(10);
+    await expectATree();
+  });
+
+  it('lets exactly one of 50 parallel deletes with the same If-Match win; the rest get 412 or 404', async () => {
+    const project = await createProject(service, { parent_uid: root });
+    const current = await service.request
+      .get(`/projects/${project.uid}`)
+      .set('Authorization', admin())
+      .expect(200);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        service.request
+          .delete(`/projects/${project.uid}`)
+          .set('Authorization', admin())
+          .set('If-Match', current.headers['etag'] as string),
+      ),
+    );
+    const statuses = countStatuses(responses.map((response) => response.status));
+    expect(statuses[204]).toBe(1);
+    expect((statuses[404] ?? 0) + (statuses[412] ?? 0)).toBe(49);
+  });
+
+  it('never leaves a child without its parent when creates under a parent race its delete', async () => {
+    const parent = await createProject(service, { parent_uid: root });
+    const responses = await Promise.all([
+      ...Array.from({ length: 20 }, (_, index) =>
+        service.request
+          .post('/projects')
+          .set('Authorization', admin())
+          .send({
+            slug: uniqueSlug('child'),
+            name: `child ${index}`,
+            description: 'd',
+            parent_uid: parent.uid,
+          }),
+      ),
+      service.request.delete(`/projects/${parent.uid}`).set('Authorization', admin()),
+    ]);
+    const deleted = responses.at(-1)!.status;
+    const creates = countStatuses(responses.slice(0, -1).map((response) => response.status));
+    // Either the delete won (every create after it: 400 invalid parent) or a child did (delete: 409).
+    expect([204, 409]).toContain(deleted);
+    expect(deleted === 409 ? (creates[201] ?? 0) > 0 : true).toBe(true);
+    expect((creates[201] ?? 0) + (creates[400] ?? 0)).toBe(20);
+    await expectATree();
+  });
+});
