@@ -119,6 +119,22 @@ describe('failed password logins back off (per account, per address)', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(17);
   });
 
+  it('an address that logged in before may send many Basic-auth requests at once', async () => {
+    const address = newAddress();
+    await login(alice.username, alice.password, address).expect(200);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => login(alice.username, alice.password, address)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+  });
+
+  it('an address that logged in before still meets the pair limit when it guesses', async () => {
+    const address = newAddress();
+    await login(alice.username, alice.password, address).expect(200);
+    await failTimes(3, alice.username, address);
+    await login(alice.username, alice.password, address).expect(429);
+  });
+
   it('token creation (Basic only) is throttled the same way', async () => {
     const attacker = newAddress();
     for (let i = 0; i < 3; i += 1) {

@@ -65,10 +65,13 @@ async function fromBasic(
       };
     }
   }
-  throttle.attempt(username, address);
+  const attempt = throttle.attempt(username, address);
   const account = await accounts.authenticatePassword(username, password);
-  if (!account) throw unauthorized(invalidCredentials);
-  throttle.succeeded(username, address);
+  if (!account) {
+    attempt.failed();
+    throw unauthorized(invalidCredentials);
+  }
+  attempt.succeeded();
   return { caller: { user: account, publicOnly: false }, scopes: null, viaBasicPassword: true };
 }
 

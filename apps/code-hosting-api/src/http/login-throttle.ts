@@ -14,8 +14,10 @@ import { createHttpError } from '@repo/http-errors';
  * for base · 2^(failures − limit) seconds, at most the maximum delay. A success from an
  * address clears its pair and the address's own counter.
  *
- * An attempt counts as a failure as soon as it is let through, and a success takes it back:
- * otherwise parallel guesses would all pass the check before the first failure is recorded.
+ * An attempt from a pair that never logged in counts as a failure as soon as it is let through,
+ * and a success takes it back: otherwise parallel guesses would all pass the check before the
+ * first failure is recorded. A pair that logged in before counts only its real failures, so a
+ * client sending many Basic-auth requests at once with the right password is never refused.
  */
 export interface LoginThrottleSettings {
   /** Failures older than this (since the last failure) are forgotten. */
@@ -114,6 +116,12 @@ class FailureCounters {
   }
 }
 
+/** One password check let through by the throttle. */
+export interface LoginAttempt {
+  succeeded(): void;
+  failed(): void;
+}
+
 export class LoginThrottle {
   private readonly pairs: FailureCounters;
   private readonly addresses: FailureCounters;
@@ -132,9 +140,9 @@ export class LoginThrottle {
 
   /**
    * Before a password is checked: 429 with Retry-After while any counter refuses; otherwise the
-   * attempt is counted as a failure until `succeeded` takes it back.
+   * attempt, to be reported `succeeded` or `failed` once the password was checked.
    */
-  attempt(username: string, address: string): void {
+  attempt(username: string, address: string): LoginAttempt {
     const now = this.now();
     const account = accountKey(username);
     const pair = `${account}\n${address}`;
@@ -150,18 +158,26 @@ export class LoginThrottle {
         headers: { 'Retry-After': String(seconds) },
       });
     }
-    this.pairs.fail(pair, now);
-    this.addresses.fail(address, now);
-    this.accounts.fail(account, now);
+    const fail = () => {
+      const at = this.now();
+      this.pairs.fail(pair, at);
+      this.addresses.fail(address, at);
+      this.accounts.fail(account, at);
+    };
+    if (!trusted) fail();
+    return {
+      failed: () => {
+        if (trusted) fail();
+      },
+      succeeded: () => this.succeeded(account, address, pair, !trusted),
+    };
   }
 
   /** The password was right: the pair and the address start over, and the pair is trusted. */
-  succeeded(username: string, address: string): void {
-    const account = accountKey(username);
-    const pair = `${account}\n${address}`;
+  private succeeded(account: string, address: string, pair: string, countedAhead: boolean): void {
     this.pairs.reset(pair);
     this.addresses.reset(address);
-    this.accounts.undo(account);
+    if (countedAhead) this.accounts.undo(account);
     this.trusted.delete(pair);
     this.trusted.set(pair, this.now());
     while (this.trusted.size > this.settings.maxEntries) {
