@@ -65,10 +65,12 @@ export async function runScenarios(
       const order = scenario.serviceOnly ? [targets.service] : [targets.service, targets.baseline];
       for (let round = 0; round < settings.rounds; round++) {
         for (const target of round % 2 === 0 ? order : [...order].reverse()) {
-          const spec = await scenario.load(target.url, connections);
           if (round === 0 && settings.warmup > 0) {
-            await runLoad({ ...spec, url: target.url, connections, duration: settings.warmup });
+            const warmup = await scenario.load(target.url, connections);
+            await runLoad({ ...warmup, url: target.url, connections, duration: settings.warmup });
           }
+          // Read after the warm-up: a write scenario's ETags are the ones the warm-up left.
+          const spec = await scenario.load(target.url, connections);
           const result = await runLoad({
             ...spec,
             url: target.url,
