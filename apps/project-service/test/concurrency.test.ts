@@ -126,7 +126,7 @@ describe('concurrent moves and deletes', () => {
   });
 
   it('never closes a ring when ten projects each move under the next at once', async () => {
-    const ring = [];
+    const ring: { uid: string; slug: string }[] = [];
     for (let index = 0; index < 10; index++) ring.push(await createProject(service, { parent_uid: root }));
     const responses = await Promise.all(
       ring.map((project, index) => moveUnder(project, ring[(index + 1) % ring.length]!.uid)),
