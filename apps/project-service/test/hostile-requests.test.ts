@@ -356,6 +356,7 @@ const sendable = (value: string) => value.replace(/[^\x20-\x7e\t]/g, '');
 const statuses = new Map<number, number>();
 const lastEtags = new Map<string, string>();
 let requests = 0;
+let parserRejections = 0;
 
 /** The error body, decoded in the format the response says it is in. */
 function errorBodyOf(contentType: string, body: Buffer): unknown {
@@ -390,7 +391,14 @@ async function send(request: FuzzRequest) {
 function checkResponse(response: Awaited<ReturnType<typeof send>>): void {
   const where = `${response.method} ${response.path.slice(0, 120)} → ${response.status}`;
   if (response.status >= 500) throw new Error(`${where}: ${response.body.toString('utf8').slice(0, 300)}`);
-  if (response.status >= 400) {
+  // Node's HTTP parser answers requests the app never sees (headers over 16 KB: 431; unparseable: 400)
+  // with a bare status; the server, not the app, would have to give those a body (clientError).
+  const parserRejected =
+    (response.status === 431 || response.status === 400) &&
+    response.headers.get('content-type') === null &&
+    response.body.length === 0;
+  if (parserRejected) parserRejections += 1;
+  if (response.status >= 400 && !parserRejected) {
     const decoded = errorBodyOf(response.headers.get('content-type') ?? '', response.body) as Record<
       string,
       unknown
@@ -460,7 +468,10 @@ describe('hostile requests through HTTP', () => {
       },
     );
     const summary = Object.fromEntries([...statuses].sort(([a], [b]) => a - b));
-    console.log(`hostile-requests: ${requests} requests fuzzed, statuses ${JSON.stringify(summary)}`);
+    console.log(
+      `hostile-requests: ${requests} requests fuzzed, statuses ${JSON.stringify(summary)}, ` +
+        `${parserRejections} refused by Node's HTTP parser before the app`,
+    );
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
     expect(requests).toBeGreaterThan(Math.min(300, RUNS - 1));
     // The generators reach the operations, not only the front door.
