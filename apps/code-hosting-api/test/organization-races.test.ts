@@ -1,5 +1,5 @@
 import { useCodeHostingApi } from './app';
-import { api, auth, createOrg, createUser, uniqueName, type Actor } from './actors';
+import { addToTeam, api, auth, createOrg, createTeam, createUser, uniqueName, type Actor } from './actors';
 import { errorBody } from './organization-fixtures';
 
 // Real parallel requests, each on its own connection, against one database
@@ -70,5 +70,54 @@ describe('organization writes racing each other', () => {
       .set(...auth(alice.token))
       .expect(200);
     expect(teams.body.map((team: { name: string }) => team.name)).toEqual(['Owners']);
+  });
+
+  it('team membership changes racing with permission reads: no 5xx, and a consistent state once they settle', async () => {
+    const org = await createOrg(service, alice);
+    const bob = await createUser(service, 'bob');
+    const writers = await createTeam(service, alice.token, org.name, { permission: 'write' });
+    const admins = await createTeam(service, alice.token, org.name, { permission: 'admin' });
+    await addToTeam(service, alice.token, writers, bob.username);
+
+    const changes = Array.from({ length: 40 }, (_, i) => {
+      const team = i % 2 === 0 ? admins : writers;
+      const request =
+        i % 4 < 2 ? service.request.put.bind(service.request) : service.request.delete.bind(service.request);
+      return request(`${api}/teams/${team}/members/${bob.username}`).set(...auth(alice.token));
+    });
+    const permissionReads = Array.from({ length: 40 }, (_, i) =>
+      service.request
+        .get(`${api}/users/${bob.username}/orgs/${org.name}/permissions`)
+        .set(...auth(i % 2 === 0 ? alice.token : bob.token)),
+    );
+    const responses = await Promise.all([...changes, ...permissionReads]);
+
+    expect(responses.filter((response) => response.status >= 500)).toEqual([]);
+    for (const response of responses.slice(0, 40)) expect([204, 404]).toContain(response.status);
+    // Bob may be out of every team for a moment: then he cannot see his own permissions (403/404).
+    const readOutcomes = responses
+      .slice(40)
+      .map((response) =>
+        response.status === 200 ? `200 owner=${response.body.is_owner}` : String(response.status),
+      );
+    expect(readOutcomes.filter((read) => !['200 owner=false', '403', '404'].includes(read))).toEqual([]);
+
+    // Settle: bob in writers only, then the permissions read exactly that.
+    await addToTeam(service, alice.token, writers, bob.username);
+    await service.request
+      .delete(`${api}/teams/${admins}/members/${bob.username}`)
+      .set(...auth(alice.token))
+      .expect(204);
+    const settled = await service.request
+      .get(`${api}/users/${bob.username}/orgs/${org.name}/permissions`)
+      .set(...auth(alice.token))
+      .expect(200);
+    expect(settled.body).toEqual({
+      can_read: true,
+      can_write: true,
+      is_admin: false,
+      is_owner: false,
+      can_create_repository: false,
+    });
   });
 });

@@ -110,10 +110,11 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
     },
 
     async addTeamMember(teamId, accountId) {
-      await prisma.teamMember.upsert({
-        where: { teamId_accountId: { teamId: BigInt(teamId), accountId: BigInt(accountId) } },
-        create: { teamId: BigInt(teamId), accountId: BigInt(accountId) },
-        update: {},
+      // INSERT … ON CONFLICT DO NOTHING: adding a member twice at once is still one 204 each.
+      // (upsert with an empty update reads, then inserts: two concurrent adds collided, 409.)
+      await prisma.teamMember.createMany({
+        data: [{ teamId: BigInt(teamId), accountId: BigInt(accountId) }],
+        skipDuplicates: true,
       });
     },
 
