@@ -33,12 +33,22 @@ export function summarize(profile: Profile, top = 25): string {
     const id = profile.samples[index]!;
     selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   }
-  const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0) || 1;
+  const idleIds = new Set(
+    profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((n) => n.id),
+  );
+  let idle = 0;
+  let all = 0;
+  for (const [id, micros] of selfMicros) {
+    all += micros;
+    if (idleIds.has(id)) idle += micros;
+  }
+  // Shares are of the time the process was busy: idle waiting (between loads, on the database) is left out.
+  const total = all - idle || 1;
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   for (const node of profile.nodes) {
     const micros = selfMicros.get(node.id) ?? 0;
-    if (!micros) continue;
+    if (!micros || idleIds.has(node.id)) continue;
     const { functionName, url, lineNumber } = node.callFrame;
     const file = url.replace(/^.*\/(node_modules|dist|src)\//, '$1/');
     const name = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
@@ -52,7 +62,7 @@ export function summarize(profile: Profile, top = 25): string {
       .slice(0, count)
       .map(([name, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
   return [
-    `profile: ${(total / 1e6).toFixed(1)} s sampled`,
+    `profile: ${(all / 1e6).toFixed(1)} s sampled, ${(total / 1e6).toFixed(1)} s busy (shares below are of busy time)`,
     '',
     'self time by function:',
     ...lines(byFunction, top),
