@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
 import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
+import { ConcurrencyGate } from './http/concurrency-gate';
 import { observeDatabasePool, recordQuery } from './http/metrics';
 import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
 import { createLogger } from './logger';
@@ -26,7 +27,13 @@ async function main(): Promise<void> {
   observeDatabasePool(database);
 
   const server = http.createServer(
-    buildApp({ database, logger, auth: config.auth, metricsToken: config.operations.metricsToken }),
+    buildApp({
+      database,
+      logger,
+      auth: config.auth,
+      metricsToken: config.operations.metricsToken,
+      unpagedLists: new ConcurrencyGate(config.unpagedLists),
+    }),
   );
   applyServerTimeouts(server, config.operations.server);
   createTerminus(server, {
