@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 // The apps may share only packages/http-errors and packages/testing, so each keeps its own copy
-// of the database module, the migration runner, the probes and the request id. The copies must
+// of the database module, the migration runner, the probes, the request id and the bench harness. The copies must
 // stay byte-identical: a fix made in one app and forgotten in the other fails here.
 const APPS = ['project-service', 'code-hosting-api'];
 const COPIED_FILES = [
@@ -18,6 +18,14 @@ const COPIED_FILES = [
   'src/lifecycle.ts',
   'src/operations-config.ts',
   'src/types/webassembly.d.ts',
+  'bench/harness/cpu-profile-summary.ts',
+  'bench/harness/load-spec.ts',
+  'bench/harness/load-worker.ts',
+  'bench/harness/load.ts',
+  'bench/harness/postgres.ts',
+  'bench/harness/processes.ts',
+  'bench/harness/report.ts',
+  'bench/harness/rounds.ts',
   'test/migrations.test.ts',
   'test/global-teardown.ts',
   'jest.config.js',
