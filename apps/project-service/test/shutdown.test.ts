@@ -9,6 +9,14 @@ jest.setTimeout(120_000);
 const DRAIN_MS = 1500;
 const REQUESTS = 200;
 const WORKERS = 10;
+/**
+ * Once the drain period is over the server stops accepting: a connection still in the listen
+ * backlog, or one whose request had not been read, is reset. Such a request was never accepted,
+ * so a reset is allowed for a request sent late in the drain (a loaded machine accepts the
+ * connections queued in its last moments only after it has closed), and a create that got one
+ * must not have been written. Requests of the drain's first half must all be answered.
+ */
+const SLACK_MS = DRAIN_MS / 2;
 
 describe('SIGTERM during a burst of requests', () => {
   let home: Awaited<ReturnType<typeof serviceHome>>;
@@ -32,29 +40,33 @@ describe('SIGTERM during a burst of requests', () => {
     const rootUid = (JSON.parse(root.body ?? '{}') as { projects: { uid: string }[] }).projects[0]!.uid;
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
-    const outcomes: (HttpOutcome & { slug?: string })[] = [];
+    const outcomes: (HttpOutcome & { slug?: string; startedAt: number })[] = [];
     let next = 0;
     let signalled = false;
+    let signalAt = Number.POSITIVE_INFINITY;
     const worker = async (): Promise<void> => {
       while (next < REQUESTS) {
         const index = next++;
         if (index === REQUESTS / 2 && !signalled) {
           signalled = true;
+          signalAt = Date.now();
           service.kill('SIGTERM');
         }
+        const startedAt = Date.now();
         if (index % 2 === 0) {
           const slug = `burst-${index}`;
           const outcome = await httpRequest(service.baseUrl, agent, 'POST', '/projects', {
             headers: { Authorization: token, 'Content-Type': 'application/json' },
             body: JSON.stringify({ slug, name: `Burst ${index}`, description: '', parent_uid: rootUid }),
           });
-          outcomes.push({ ...outcome, slug });
+          outcomes.push({ ...outcome, slug, startedAt });
         } else {
-          outcomes.push(
-            await httpRequest(service.baseUrl, agent, 'GET', '/projects?page_size=5', {
+          outcomes.push({
+            startedAt,
+            ...(await httpRequest(service.baseUrl, agent, 'GET', '/projects?page_size=5', {
               headers: { Authorization: token },
-            }),
-          );
+            })),
+          });
         }
         // Paced so that the burst outlasts the drain period.
         await new Promise((resolve) => setTimeout(resolve, 15));
@@ -75,12 +87,21 @@ describe('SIGTERM during a burst of requests', () => {
 
     const answered = outcomes.filter((outcome) => outcome.status !== undefined);
     const refused = outcomes.filter((outcome) => outcome.error === 'ECONNREFUSED');
-    const broken = outcomes.filter(
-      (outcome) => outcome.status === undefined && outcome.error !== 'ECONNREFUSED',
+    const resetAfterDrain = outcomes.filter(
+      (outcome) =>
+        outcome.status === undefined &&
+        outcome.error === 'ECONNRESET' &&
+        outcome.startedAt >= signalAt + DRAIN_MS - SLACK_MS,
     );
-    // Every request either got its whole answer, or found the port closed (never accepted).
+    const broken = outcomes.filter(
+      (outcome) =>
+        outcome.status === undefined &&
+        outcome.error !== 'ECONNREFUSED' &&
+        !resetAfterDrain.includes(outcome),
+    );
+    // Every request got its whole answer, or came after the drain and found the server closed.
     expect(broken).toEqual([]);
-    expect(answered.length + refused.length).toBe(REQUESTS);
+    expect(answered.length + refused.length + resetAfterDrain.length).toBe(REQUESTS);
     expect(answered.length).toBeGreaterThan(REQUESTS / 2);
     expect(answered.filter((outcome) => (outcome.status ?? 0) >= 500)).toEqual([]);
     for (const outcome of answered) expect(() => JSON.parse(outcome.body ?? '') as unknown).not.toThrow();
@@ -98,6 +119,9 @@ describe('SIGTERM during a burst of requests', () => {
       (JSON.parse(list.body ?? '{}') as { projects: { slug: string }[] }).projects.map((p) => p.slug),
     );
     expect(acknowledged.filter((slug) => !stored.has(slug ?? ''))).toEqual([]);
+    // A create reset after the drain was never accepted: it must not have been written either.
+    const resetCreates = resetAfterDrain.flatMap((outcome) => (outcome.slug ? [outcome.slug] : []));
+    expect(resetCreates.filter((slug) => stored.has(slug))).toEqual([]);
     service.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   });
