@@ -32,15 +32,6 @@ export interface RouteContext<Path extends string, Body, Query> {
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
 }
 
-/**
- * A numeric path id (team id, issue index). Anything that is not a safe integer
- * cannot name a row of ours (ids stay far below 2^53), so it becomes -1: not found.
- */
-export function numericParameter(value: string): number {
-  const id = /^\d+$/.test(value) ? Number(value) : -1;
-  return Number.isSafeInteger(id) ? id : -1;
-}
-
 /** What the operations of one resource share: their OpenAPI tag and the token scope they need. */
 export interface ResourceDefaults {
   tag: string;
