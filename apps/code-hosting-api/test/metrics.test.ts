@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { countAttachmentBytes, countingStream } from '../src/http/attachment-metrics';
-import { adminAuthorization, api, createOrg, createUser } from './actors';
+import { adminAuthorization, api, auth, createOrg, createUser } from './actors';
+import { downloadPath, issueFixture, uploaded } from './attachment-fixtures';
 import { useObservedCodeHostingApi } from './observed-app';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123';
@@ -67,6 +68,31 @@ describe('GET /metrics', () => {
     expect(
       sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
     ).toBeGreaterThanOrEqual(234);
+  });
+
+  it('counts the bytes of a real upload (in) and download (out)', async () => {
+    const text = await scrape();
+    const before = {
+      in: sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }) ?? 0,
+      out: sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }) ?? 0,
+    };
+    const issue = await issueFixture(service);
+    const content = 'counted bytes\n'.repeat(300);
+    const attachment = await uploaded(service, issue.assets, issue.owner.token, content, 'counted.txt');
+    await service.request
+      .get(downloadPath(attachment.browser_download_url))
+      .set(...auth(issue.owner.token))
+      .expect(200);
+    // The folder of this app's storage stays empty for the apps that share it.
+    await service.request
+      .delete(`${issue.assets}/${attachment.id}`)
+      .set(...auth(issue.owner.token))
+      .expect(204);
+    const after = await scrape();
+    expect({
+      in: sample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
+      out: sample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
+    }).toEqual({ in: before.in + content.length, out: before.out + content.length });
   });
 
   it('needs no credentials, and stays out of the access log like the probes', async () => {

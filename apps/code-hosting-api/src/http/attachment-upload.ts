@@ -4,6 +4,7 @@ import multer, { type StorageEngine } from 'multer';
 import { Readable } from 'node:stream';
 import type { WrittenObject } from '../domain/attachments';
 import { SizeLimitExceededError, type Storage } from '../storage/storage';
+import { countAttachmentBytes } from './attachment-metrics';
 import { sniffContentType, SNIFF_BYTES } from './content-sniffing';
 
 export interface AttachmentUploadOptions {
@@ -37,11 +38,14 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; bo
   }
   const head = Buffer.concat(chunks);
   async function* whole(): AsyncGenerator<Buffer> {
+    // Counted as received, so an upload cut short counts what arrived.
+    countAttachmentBytes('in', head.length);
     if (head.length > 0) yield head;
     if (ended) return;
     for (;;) {
       const next = await iterator.next();
       if (next.done) return;
+      countAttachmentBytes('in', next.value.length);
       yield next.value;
     }
   }

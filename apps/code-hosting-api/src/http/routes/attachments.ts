@@ -7,6 +7,7 @@ import { assertUploadedFileAllowed } from '../../domain/attachment-types';
 import type { AttachmentRecord } from '../../domain/records';
 import type { ByteRange } from '../../storage/storage';
 import type { ApiServices } from '../api-routes';
+import { countingStream } from '../attachment-metrics';
 import { receiveAttachment } from '../attachment-upload';
 import { requestedNumber } from '../../domain/requested-number';
 import type { RouteTable } from '../route-table';
@@ -165,7 +166,7 @@ export function attachmentRoutes(
         res.status(200);
       }
       try {
-        await pipeline(object.body, res);
+        await pipeline(object.body, countingStream('out'), res);
       } catch (error) {
         // A client that stops reading is not a server failure; anything else after the headers is logged.
         if (!res.destroyed) req.log.error({ err: error }, 'attachment download failed');
