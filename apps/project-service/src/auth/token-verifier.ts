@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { unauthorized } from '@repo/http-errors';
 import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
 import type { Caller } from '../domain/caller';
@@ -45,7 +45,8 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
   let algorithms: Algorithm[];
   switch (config.key.kind) {
     case 'secret':
-      key = config.key.secret;
+      // A KeyObject made once: given the string, jsonwebtoken builds a key object on every verify.
+      key = createSecretKey(Buffer.from(config.key.secret, 'utf8'));
       algorithms = ['HS256'];
       break;
     case 'public-key': {
