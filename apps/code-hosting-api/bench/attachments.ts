@@ -57,7 +57,12 @@ async function request(
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_CPU_PROF=1: the server writes a CPU profile to bench/results/profiles/ when it exits.
+  const profile =
+    process.env.BENCH_CPU_PROF === '1'
+      ? ['--cpu-prof', '--cpu-prof-dir', path.join(appRoot, 'bench', 'results', 'profiles')]
+      : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     cwd: appRoot,
     env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
