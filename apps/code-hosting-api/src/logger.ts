@@ -1,3 +1,4 @@
+import { SERVICE_NAME } from './service-name';
 import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
@@ -70,7 +71,7 @@ function prettyStream(): DestinationStream {
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
-    name: 'code-hosting-api',
+    name: SERVICE_NAME,
     level,
     redact: REDACTED_PATHS,
     mixin: correlationFields,

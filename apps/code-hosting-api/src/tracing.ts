@@ -1,9 +1,8 @@
 // Loaded first by main.ts, before Express, pg and node:http, so that the instrumentations can
 // patch them. Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the standard OTEL_* variables
 // configure the rest (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, …).
+import { SERVICE_NAME } from './service-name';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-
-const SERVICE_NAME = 'code-hosting-api';
 
 function startTracing(): NodeSDK | undefined {
   if (!process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] && !process.env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {

@@ -16,6 +16,8 @@ const COPIED_FILES = [
   'src/http/health.ts',
   'src/http/metrics.ts',
   'src/lifecycle.ts',
+  'src/logger.ts',
+  'src/tracing.ts',
   'src/operations-config.ts',
   'src/types/webassembly.d.ts',
   'bench/harness/cpu-profile-summary.ts',
