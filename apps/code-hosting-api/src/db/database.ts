@@ -57,7 +57,7 @@ export const defaultDatabaseLimits: DatabaseLimits = {
 const READ_TIMEOUT_MARGIN_MS = 1000;
 
 function createPool(url: string, limits: DatabaseLimits): Pool {
-  return new Pool({
+  const pool = new Pool({
     connectionString: url,
     max: limits.poolMax,
     connectionTimeoutMillis: limits.connectTimeoutMs,
@@ -67,6 +67,11 @@ function createPool(url: string, limits: DatabaseLimits): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
+  // A connection the server ends (a restart, a failover, an administrator) is an 'error' event
+  // on the pool, which discards that client; unheard, the event would end the process. Prisma's
+  // adapter listens only while connected, so the pool gets a listener of its own for its lifetime.
+  pool.on('error', () => {});
+  return pool;
 }
 
 export function migrationAdapterFactory(source: DatabaseSource): SqlMigrationAwareDriverAdapterFactory {
