@@ -33,15 +33,21 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     });
     expect(response.status).toBe(200);
     const deadline = Date.now() + 10_000;
-    while (!receiver.bodies.some((body) => body.includes('/projects')) && Date.now() < deadline) {
+    // The span and the access-log line arrive independently (the log through stdout): wait for both.
+    const accessLineOf = () =>
+      service.output
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line['request_id'] === 'traced-request-1' && line['res'] !== undefined);
+    while (
+      (!receiver.bodies.some((body) => body.includes('/projects')) || !accessLineOf()) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const accessLine = accessLineOf();
     const exported = receiver.bodies.join('\n');
     expect(exported).toContain('project-service');
-    const accessLine = service.output
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((line) => line['request_id'] === 'traced-request-1' && line['res'] !== undefined);
     expect(accessLine).toBeDefined();
     const traceId = accessLine?.['trace_id'];
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
