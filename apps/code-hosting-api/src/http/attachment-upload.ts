@@ -1,10 +1,12 @@
 import { badRequest, createHttpError, isHttpError, type HttpError } from '@repo/http-errors';
 import type { Request, Response } from 'express';
 import multer, { type StorageEngine } from 'multer';
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { WrittenObject } from '../domain/attachments';
 import { SizeLimitExceededError, type Storage } from '../storage/storage';
-import { countAttachmentBytes } from './attachment-metrics';
+import { countingStream } from './attachment-metrics';
 import { sniffContentType, SNIFF_BYTES } from './content-sniffing';
 
 export interface AttachmentUploadOptions {
@@ -19,42 +21,43 @@ export interface AttachmentUploadOptions {
 type StoredPart = Omit<WrittenObject, 'fileName'> & { path: string };
 
 /**
- * Reads up to `bytes` bytes of `stream` without losing them: `head` is what was read, `body`
- * yields the whole stream again, head first. Destroying `body` destroys `stream`.
+ * Reads the first `bytes` bytes of `stream` (fewer when it is shorter) without losing them:
+ * `body` yields the whole stream from its first byte. It is `stream` itself with the head put
+ * back, or, when reading the head reached the end, a stream of the head alone.
  */
 async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; body: Readable }> {
-  const iterator: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
   let length = 0;
   let ended = false;
-  while (length < bytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
+  const onEnd = () => (ended = true);
+  stream.once('end', onEnd);
+  try {
+    while (length < bytes && !ended) {
+      const chunk = stream.read() as Buffer | null;
+      if (chunk !== null) {
+        chunks.push(chunk);
+        length += chunk.length;
+        continue;
+      }
+      // Resolves on more data or on the end, and rejects on the stream's error.
+      const waited = new AbortController();
+      try {
+        await Promise.race([
+          once(stream, 'readable', { signal: waited.signal }),
+          once(stream, 'end', { signal: waited.signal }),
+        ]);
+      } finally {
+        waited.abort();
+      }
     }
-    chunks.push(next.value);
-    length += next.value.length;
+  } finally {
+    stream.off('end', onEnd);
   }
-  const head = Buffer.concat(chunks);
-  async function* whole(): AsyncGenerator<Buffer> {
-    // Counted as received, so an upload cut short counts what arrived.
-    countAttachmentBytes('in', head.length);
-    if (head.length > 0) yield head;
-    if (ended) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      countAttachmentBytes('in', next.value.length);
-      yield next.value;
-    }
-  }
-  const body = Readable.from(whole(), { objectMode: false });
-  // A consumer that gives up (the size limit) must stop the part too, not leave it unread.
-  body.once('close', () => {
-    if (!body.readableEnded) void iterator.return?.();
-  });
-  return { head: head.subarray(0, bytes), body };
+  const read = Buffer.concat(chunks);
+  const head = read.subarray(0, bytes);
+  if (ended) return { head, body: Readable.from(read.length > 0 ? [read] : []) };
+  if (read.length > 0) stream.unshift(read);
+  return { head, body: stream };
 }
 
 /**
@@ -63,7 +66,12 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; bo
  * the limit; in both cases nothing is stored.
  */
 async function storePart(file: Express.Multer.File, options: AttachmentUploadOptions): Promise<StoredPart> {
-  const { head, body } = await peek(file.stream, Math.min(SNIFF_BYTES, options.maxBytes + 1));
+  const peeked = await peek(file.stream, Math.min(SNIFF_BYTES, options.maxBytes + 1));
+  const { head } = peeked;
+  // Counted as received, so an upload cut short counts what arrived. A consumer that gives up
+  // (the size limit) destroys `body`, and the pipeline then stops the part too.
+  const body = countingStream('in');
+  pipeline(peeked.body, body).catch(() => undefined);
   try {
     if (head.length > options.maxBytes) throw new SizeLimitExceededError(options.maxBytes);
     const contentType = await sniffContentType(head);

@@ -1,9 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveRange } from './byte-range';
+import { FileSink } from './file-sink';
 import { committedPath, parseObjectPath, temporaryPath, TEMPORARY_FOLDER } from './object-key';
 import { writeNewObject } from './object-writer';
 import {
@@ -36,8 +36,8 @@ export class DiskStorage implements Storage {
       store: async (key, body) => {
         const file = this.resolve(temporaryPath(key));
         await fs.mkdir(path.dirname(file), { recursive: true });
-        // 'wx': a fresh key never meets an existing file; flush: fsync before close.
-        await pipeline(body, createWriteStream(file, { flags: 'wx', mode: 0o640, flush: true }));
+        // A fresh key never meets an existing file; the sink has fsynced when the pipeline ends.
+        await pipeline(body, new FileSink(file, 0o640));
       },
       discard: (key) => this.discard(key),
     });
