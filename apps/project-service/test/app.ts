@@ -26,6 +26,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   logLevel?: string;
   metricsToken?: string;
+  /** Sees every database statement as it runs (besides the metrics), to count round trips. */
+  onQuery?: (sql: string) => void;
 }
 
 /** The real app over this test file's own database, its queries timed as main.ts times them. */
@@ -34,7 +36,15 @@ export async function createTestApp(
   auth: AuthConfig = testAuthConfig,
   options: TestAppOptions = {},
 ) {
-  const database = connectPrisma(source, { onQuery: recordQuery });
+  const { onQuery } = options;
+  const database = connectPrisma(source, {
+    onQuery: onQuery
+      ? (sql, durationMs) => {
+          recordQuery(sql, durationMs);
+          onQuery(sql);
+        }
+      : recordQuery,
+  });
   observeDatabasePool(database);
   const level = options.logLevel ?? process.env.LOG_LEVEL ?? 'silent';
   const logger = createLogger(level, options.logDestination);

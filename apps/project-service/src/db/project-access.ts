@@ -7,7 +7,8 @@ import { Prisma } from '../generated/prisma/client';
  * (writers and auditors inherit down the tree; a writer is an auditor; a viewer is an auditor,
  * or anyone when the project is public). The two queries here feed it or restate it:
  *
- * - membershipAlongChain: the facts accessOf() decides on, for one project;
+ * - membershipCte (and membershipAlongChain, which runs it alone): the facts accessOf() decides
+ *   on, for one project; src/db/project-read.ts reads them in the same statement as the project;
  * - visibleToCaller: accessOf().view for every project at once, for the list.
  *
  * test/access-agreement.test.ts checks on random trees that the list (this SQL) shows exactly
@@ -17,12 +18,49 @@ import { Prisma } from '../generated/prisma/client';
 // A guard against walking forever should a cycle ever reach the table.
 export const MAX_DEPTH = 1000;
 
-interface MembershipRow {
+export interface MembershipRow {
   found: bigint | number;
   is_public: boolean | null;
   writer_of_chain: boolean | null;
   writer_of_ancestors: boolean | null;
   auditor_of_chain: boolean | null;
+}
+
+/**
+ * `WITH RECURSIVE chain AS (…), membership AS (…)`: the whole ancestor chain of `uid` and the
+ * caller's roles along it, as the one row `membership` (its columns are MembershipRow's). A
+ * statement that needs the project as well selects from `membership` beside it.
+ */
+export function membershipCte(uid: string, principal: string): Prisma.Sql {
+  return Prisma.sql`
+    WITH RECURSIVE chain AS (
+      SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
+      UNION ALL
+      SELECT p.uid, p.parent_uid, p.public, c.depth + 1
+      FROM projects p JOIN chain c ON p.uid = c.parent_uid
+      WHERE c.depth < ${MAX_DEPTH}
+    ), membership AS (
+      SELECT
+        count(*) AS found,
+        bool_or(c.depth = 0 AND c.public) AS is_public,
+        coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
+        coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
+        coalesce(bool_or(m.role = 'auditor'), false) AS auditor_of_chain
+      FROM chain c
+      LEFT JOIN project_members m
+        ON m.project_uid = c.uid AND m.username = ${principal} AND m.role IN ('writer', 'auditor')
+    )`;
+}
+
+/** The facts accessOf() decides on, from a row with membershipCte's columns; undefined when the project does not exist. */
+export function membershipOf(row: MembershipRow | undefined): ChainMembership | undefined {
+  if (!row || Number(row.found) === 0) return undefined;
+  return {
+    isPublic: row.is_public === true,
+    writerOfChain: row.writer_of_chain === true,
+    writerOfAncestors: row.writer_of_ancestors === true,
+    auditorOfChain: row.auditor_of_chain === true,
+  };
 }
 
 /** The whole ancestor chain of `uid` and the caller's roles along it, in one statement. */
@@ -32,30 +70,9 @@ export async function membershipAlongChain(
   principal: string,
 ): Promise<ChainMembership | undefined> {
   const rows = await client.$queryRaw<MembershipRow[]>`
-    WITH RECURSIVE chain AS (
-      SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = ${uid}::uuid
-      UNION ALL
-      SELECT p.uid, p.parent_uid, p.public, c.depth + 1
-      FROM projects p JOIN chain c ON p.uid = c.parent_uid
-      WHERE c.depth < ${MAX_DEPTH}
-    )
-    SELECT
-      count(*) AS found,
-      bool_or(c.depth = 0 AND c.public) AS is_public,
-      coalesce(bool_or(m.role = 'writer'), false) AS writer_of_chain,
-      coalesce(bool_or(m.role = 'writer' AND c.depth > 0), false) AS writer_of_ancestors,
-      coalesce(bool_or(m.role = 'auditor'), false) AS auditor_of_chain
-    FROM chain c
-    LEFT JOIN project_members m
-      ON m.project_uid = c.uid AND m.username = ${principal} AND m.role IN ('writer', 'auditor')`;
-  const row = rows[0];
-  if (!row || Number(row.found) === 0) return undefined;
-  return {
-    isPublic: row.is_public === true,
-    writerOfChain: row.writer_of_chain === true,
-    writerOfAncestors: row.writer_of_ancestors === true,
-    auditorOfChain: row.auditor_of_chain === true,
-  };
+    ${membershipCte(uid, principal)}
+    SELECT * FROM membership`;
+  return membershipOf(rows[0]);
 }
 
 /**

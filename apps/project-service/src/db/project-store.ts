@@ -1,12 +1,19 @@
 import { isForeignKeyConstraintViolation, isUniqueConstraintViolation } from '@repo/http-errors';
 import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
-import type { DeleteOutcome, ListReader, ProjectStore, WriteOutcome } from '../domain/project-store';
+import type {
+  DeleteOutcome,
+  ListReader,
+  ProjectReadout,
+  ProjectStore,
+  WriteOutcome,
+} from '../domain/project-store';
 import type {
   ListCursor,
   ListFilter,
   NewProject,
   Project,
+  ProjectCore,
   ProjectBaseUpdate,
   ProjectSettingsUpdate,
 } from '../domain/records';
@@ -14,6 +21,7 @@ import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
+import { readProject, readProjectCore } from './project-read';
 import {
   baseColumns,
   memberRows,
@@ -41,6 +49,14 @@ export class PrismaProjectStore implements ProjectStore {
   async find(uid: string): Promise<Project | undefined> {
     const row = await this.prisma.project.findUnique({ where: { uid }, include: withMembers });
     return row ? projectOf(row) : undefined;
+  }
+
+  readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined> {
+    return readProjectCore(this.prisma, uid, principal);
+  }
+
+  read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined> {
+    return readProject(this.prisma, uid, principal);
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {

@@ -1,5 +1,12 @@
-import type { Member, NewProject, Project, ProjectDetails, ProjectSettingsDetails } from '../domain/records';
-import type { Prisma } from '../generated/prisma/client';
+import type {
+  Member,
+  NewProject,
+  Project,
+  ProjectCore,
+  ProjectDetails,
+  ProjectSettingsDetails,
+} from '../domain/records';
+import type { Prisma, Project as ProjectModel } from '../generated/prisma/client';
 
 /** The member lists of a project and the `role` each has in project_members. */
 const MEMBER_ROLES = {
@@ -15,14 +22,27 @@ export const withMembers = {
 };
 export type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
 
-function membersOf(row: ProjectRow, list: MemberList): Member[] {
+/** A member as a row holds it (Prisma's include, or project-read.ts's JSON). */
+type MemberRow = Pick<ProjectRow['members'][number], 'role' | 'username' | 'name' | 'email' | 'avatar'>;
+
+function membersOf(row: { members: MemberRow[] }, list: MemberList): Member[] {
   return row.members
     .filter((member) => member.role === MEMBER_ROLES[list])
     .map(({ avatar, email, name, username }) => ({ avatar, email, name, username }));
 }
 
 /** A project row (with its members) as the domain's record. */
-export function projectOf(row: ProjectRow): Project {
+export function projectOf(row: ProjectModel & { members: MemberRow[] }): Project {
+  return {
+    ...projectCoreOf(row),
+    writers: membersOf(row, 'writers'),
+    auditors: membersOf(row, 'auditors'),
+    meetingCoordinators: membersOf(row, 'meetingCoordinators'),
+  };
+}
+
+/** A project row without its members as the domain's record without the member lists. */
+export function projectCoreOf(row: ProjectModel): ProjectCore {
   return {
     uid: row.uid,
     parentUid: row.parentUid ?? undefined,
@@ -47,9 +67,6 @@ export function projectOf(row: ProjectRow): Project {
     entityDissolutionDate: row.entityDissolutionDate,
     announcementDate: row.announcementDate,
     missionStatement: row.missionStatement,
-    writers: membersOf(row, 'writers'),
-    auditors: membersOf(row, 'auditors'),
-    meetingCoordinators: membersOf(row, 'meetingCoordinators'),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     settingsUpdatedAt: row.settingsUpdatedAt,

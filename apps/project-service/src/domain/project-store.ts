@@ -5,6 +5,7 @@ import type {
   ListFilter,
   NewProject,
   Project,
+  ProjectCore,
   ProjectBaseUpdate,
   ProjectSettingsUpdate,
 } from './records';
@@ -18,6 +19,12 @@ export type WriteOutcome<T> =
   | { kind: 'parent-missing' }
   /** The new parent is the project itself or one of its descendants. */
   | { kind: 'cycle' };
+
+/** A project and what accessOf() decides the caller's rights on, read together (one snapshot). */
+export interface ProjectReadout<Record> {
+  membership: ChainMembership;
+  project: Record;
+}
 
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
@@ -43,6 +50,13 @@ export interface ProjectStore extends ListReader {
   /** The caller's memberships along the project's ancestor chain, in one query; undefined when the project does not exist. */
   membership(uid: string, principal: string): Promise<ChainMembership | undefined>;
   find(uid: string): Promise<Project | undefined>;
+  /**
+   * The project without its member lists and the caller's memberships along its chain, in one
+   * statement (a GET's one round trip); undefined when the project does not exist.
+   */
+  readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined>;
+  /** The same with the member lists. */
+  read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined>;
   create(project: NewProject): Promise<WriteOutcome<Project>>;
   /**
    * Writes the base information and the parent as given (the domain has checked the hierarchy

@@ -9,6 +9,7 @@ import type {
   NewProject,
   Project,
   ProjectBaseUpdate,
+  ProjectCore,
   ProjectSettingsUpdate,
 } from './records';
 
@@ -29,14 +30,19 @@ export class ProjectService {
     return project;
   }
 
-  async getBase(caller: Caller, uid: string): Promise<Project> {
-    requireRight(await this.accessTo(caller, uid), 'view', 'view this project');
-    return this.found(uid);
+  /** The base representation needs no member lists: one read of the row and the caller's rights. */
+  async getBase(caller: Caller, uid: string): Promise<ProjectCore> {
+    const readout = await this.store.readCore(uid, caller.principal);
+    if (!readout) throw projectNotFound();
+    requireRight(accessOf(caller, readout.membership), 'view', 'view this project');
+    return readout.project;
   }
 
   async getSettings(caller: Caller, uid: string): Promise<Project> {
-    requireRight(await this.accessTo(caller, uid), 'audit', "view this project's settings");
-    return this.found(uid);
+    const readout = await this.store.read(uid, caller.principal);
+    if (!readout) throw projectNotFound();
+    requireRight(accessOf(caller, readout.membership), 'audit', "view this project's settings");
+    return readout.project;
   }
 
   async create(caller: Caller, project: NewProject): Promise<Project> {

@@ -61,6 +61,12 @@ export interface Project extends ProjectDetails, ProjectSettingsDetails {
   settingsRevision: number;
 }
 
+/** The member lists of the settings. */
+export type MemberLists = 'writers' | 'auditors' | 'meetingCoordinators';
+
+/** A stored project without its member lists: what the base representation shows, read without them. */
+export type ProjectCore = Omit<Project, MemberLists>;
+
 /** What creating a project takes. */
 export interface NewProject extends ProjectDetails, ProjectSettingsDetails {
   parentUid: string;

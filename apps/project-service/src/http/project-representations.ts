@@ -8,6 +8,7 @@ import type {
   NewProject,
   Project,
   ProjectBaseUpdate,
+  ProjectCore,
   ProjectDetails,
   ProjectSettingsDetails,
 } from '../domain/records';
@@ -27,7 +28,7 @@ function userInfoOf(member: Member): UserInfo {
   return { avatar: member.avatar, email: member.email, name: member.name, username: member.username };
 }
 
-function baseOf(project: Project): ProjectBase {
+function baseOf(project: ProjectCore): ProjectBase {
   return {
     uid: project.uid,
     slug: project.slug,
@@ -83,7 +84,7 @@ export function listedProjectFull(project: Project): ProjectFull {
 // A single representation is checked against its schema on the way out: a stored value the
 // schema refuses is a 500 here, not a malformed body at the client.
 
-export function projectBaseOf(project: Project): ProjectBase {
+export function projectBaseOf(project: ProjectCore): ProjectBase {
   return ProjectBase.parse(baseOf(project));
 }
 

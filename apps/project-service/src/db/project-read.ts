@@ -1,0 +1,81 @@
+import type { ProjectReadout } from '../domain/project-store';
+import type { Project, ProjectCore } from '../domain/records';
+import { Prisma, type Project as ProjectModel } from '../generated/prisma/client';
+import { membershipCte, membershipOf, type MembershipRow } from './project-access';
+import { projectCoreOf, projectOf } from './row-mappers';
+
+/**
+ * The read of one project for a single-resource GET: the caller's memberships along its ancestor
+ * chain (membershipCte, what accessOf() decides on) and the row itself, in one statement, so a
+ * GET is one database round trip. The members come along only when asked for (the settings).
+ */
+
+/** The project's columns, named as Prisma names its fields, so row-mappers.ts maps the row. */
+const PROJECT_COLUMNS = Prisma.sql`
+  p.uid::text AS "uid", p.slug AS "slug", p.name AS "name", p.description AS "description",
+  p.parent_uid::text AS "parentUid", p.public AS "public", p.is_foundation AS "isFoundation",
+  p.autojoin_enabled AS "autojoinEnabled", p.category AS "category", p.stage AS "stage",
+  p.legal_entity_type AS "legalEntityType", p.legal_entity_name AS "legalEntityName",
+  p.legal_parent_uid AS "legalParentUid", p.funding_model AS "fundingModel",
+  p.charter_url AS "charterUrl", p.entity_formation_document_url AS "entityFormationDocumentUrl",
+  p.logo_url AS "logoUrl", p.repository_url AS "repositoryUrl", p.website_url AS "websiteUrl",
+  p.formation_date AS "formationDate", p.entity_dissolution_date AS "entityDissolutionDate",
+  p.base_revision AS "baseRevision", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  p.announcement_date AS "announcementDate", p.mission_statement AS "missionStatement",
+  p.settings_revision AS "settingsRevision", p.settings_updated_at AS "settingsUpdatedAt"`;
+
+/** The members in list order (role, then position), as JSON objects row-mappers.ts reads. */
+const MEMBERS = Prisma.sql`(
+  SELECT coalesce(
+    json_agg(
+      json_build_object('role', m.role, 'username', m.username, 'name', m.name, 'email', m.email, 'avatar', m.avatar)
+      ORDER BY m.role, m.position
+    ),
+    '[]'::json)
+  FROM project_members m WHERE m.project_uid = p.uid) AS "members"`;
+
+type MemberJson = { role: string; username: string; name: string; email: string; avatar: string };
+type ReadRow = MembershipRow &
+  (ProjectModel | { [K in keyof ProjectModel]: null }) & { members?: MemberJson[] };
+
+async function readRow(
+  client: Prisma.TransactionClient,
+  uid: string,
+  principal: string,
+  withMembers: boolean,
+): Promise<ReadRow | undefined> {
+  const rows = await client.$queryRaw<ReadRow[]>`
+    ${membershipCte(uid, principal)}
+    SELECT a.*, ${PROJECT_COLUMNS}${withMembers ? Prisma.sql`, ${MEMBERS}` : Prisma.empty}
+    FROM membership a LEFT JOIN projects p ON p.uid = ${uid}::uuid`;
+  return rows[0];
+}
+
+function readout<Record>(
+  row: ReadRow | undefined,
+  project: (row: ProjectModel) => Record,
+): ProjectReadout<Record> | undefined {
+  const membership = membershipOf(row);
+  // The chain starts at the row, so it is found exactly when the row is (one snapshot).
+  if (!membership || !row || row.uid === null) return undefined;
+  return { membership, project: project(row as ProjectModel) };
+}
+
+/** The project without its members, and the caller's memberships; undefined when it does not exist. */
+export async function readProjectCore(
+  client: Prisma.TransactionClient,
+  uid: string,
+  principal: string,
+): Promise<ProjectReadout<ProjectCore> | undefined> {
+  return readout(await readRow(client, uid, principal, false), projectCoreOf);
+}
+
+/** The project with its members, and the caller's memberships; undefined when it does not exist. */
+export async function readProject(
+  client: Prisma.TransactionClient,
+  uid: string,
+  principal: string,
+): Promise<ProjectReadout<Project> | undefined> {
+  const row = await readRow(client, uid, principal, true);
+  return readout(row, (model) => projectOf({ ...model, members: row?.members ?? [] }));
+}

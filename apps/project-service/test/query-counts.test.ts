@@ -1,0 +1,89 @@
+import { bearer, useProjectService } from './app';
+import { createProject, rootUid } from './project-fixtures';
+
+// The hot requests cost a fixed, small number of database statements (round trips). A single
+// GET is one: the caller's rights along the ancestor chain and the row (with the members, for
+// the settings) are read by one statement, whatever the answer (200, 304, 403 or 404).
+
+const statements: string[] = [];
+const service = useProjectService(undefined, { onQuery: (sql) => statements.push(sql) });
+
+/** The statements one request runs, and its response. */
+async function counted(run: () => PromiseLike<{ status: number }>) {
+  statements.length = 0;
+  const response = await run();
+  return { count: statements.length, sql: [...statements], response };
+}
+
+let root: string;
+let org: string;
+let child: string;
+beforeAll(async () => {
+  root = await rootUid(service);
+  org = (
+    await createProject(service, {
+      parent_uid: root,
+      writers: [{ username: 'qc-wanda' }],
+      auditors: [{ username: 'qc-otto' }],
+    })
+  ).uid;
+  child = (
+    await createProject(service, {
+      parent_uid: org,
+      public: true,
+      meeting_coordinators: [{ username: 'qc-mia' }],
+    })
+  ).uid;
+});
+
+describe('a single-resource GET is one database statement', () => {
+  const cases = [
+    ['base, inherited writer', () => `/projects/${child}`, 'qc-wanda', 200],
+    ['base, public to a stranger', () => `/projects/${child}`, 'qc-sam', 200],
+    ['base, private to a stranger', () => `/projects/${org}`, 'qc-sam', 404],
+    ['base, no such project', () => '/projects/00000000-0000-4000-8000-000000000000', 'qc-wanda', 404],
+    ['settings, inherited auditor', () => `/projects/${child}/settings`, 'qc-otto', 200],
+    ['settings, public to a stranger', () => `/projects/${child}/settings`, 'qc-sam', 403],
+    ['settings, private to a stranger', () => `/projects/${org}/settings`, 'qc-sam', 404],
+  ] as const;
+
+  it.each(cases)('%s', async (_name, path, principal, status) => {
+    const { count, sql, response } = await counted(() =>
+      service.request.get(path()).set('Authorization', bearer(principal)),
+    );
+    expect(response.status).toBe(status);
+    expect({ count, sql }).toEqual({ count: 1, sql: [expect.stringMatching(/^\s*WITH RECURSIVE/)] });
+  });
+
+  it('for XML and gob as for JSON, and for a 304', async () => {
+    for (const accept of ['application/xml', 'application/gob']) {
+      const { count, response } = await counted(() =>
+        service.request
+          .get(`/projects/${child}/settings`)
+          .set('Accept', accept)
+          .set('Authorization', bearer('qc-otto')),
+      );
+      expect({ status: response.status, count }).toEqual({ status: 200, count: 1 });
+    }
+    const first = await service.request.get(`/projects/${child}`).set('Authorization', bearer('qc-wanda'));
+    const { count, response } = await counted(() =>
+      service.request
+        .get(`/projects/${child}`)
+        .set('If-None-Match', String(first.headers['etag']))
+        .set('Authorization', bearer('qc-wanda')),
+    );
+    expect({ status: response.status, count }).toEqual({ status: 304, count: 1 });
+  });
+
+  it('still shows the settings with their member lists in order', async () => {
+    const response = await service.request
+      .get(`/projects/${org}/settings`)
+      .set('Authorization', bearer('qc-wanda'))
+      .expect(200);
+    expect(response.body).toMatchObject({
+      writers: [{ username: 'qc-wanda', name: '', email: '', avatar: '' }],
+      auditors: [{ username: 'qc-otto' }],
+      meeting_coordinators: [],
+    });
+  });
+});
