@@ -112,6 +112,8 @@ export interface ServiceSettings {
   loginThrottle: LoginThrottleSettings;
   /** Express's "trust proxy" setting: whose X-Forwarded-For names the client's address. */
   trustProxy: boolean | number | string;
+  /** A token's `last_used_at` is written at most once per this many milliseconds (one minute). */
+  tokenUseIntervalMs: number;
 }
 
 export const defaultSettings: ServiceSettings = {
@@ -125,6 +127,7 @@ export const defaultSettings: ServiceSettings = {
   attachmentAllowedTypes: GITEA_ALLOWED_TYPES.split(','),
   loginThrottle: defaultLoginThrottleSettings,
   trustProxy: false,
+  tokenUseIntervalMs: 60_000,
 };
 
 export class ConfigError extends Error {}
@@ -173,6 +176,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         maxEntries: env.LOGIN_THROTTLE_MAX_ENTRIES,
       },
       trustProxy: env.TRUST_PROXY,
+      tokenUseIntervalMs: defaultSettings.tokenUseIntervalMs,
     },
     bootstrapAdmin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD

@@ -7,7 +7,7 @@ import { connectPrisma, openDatabaseAt } from './db/database';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { migrationRunner } from './db/migration-runner';
-import { buildApp } from './http/app';
+import { buildService } from './http/app';
 import { createLogger } from './logger';
 import { observeDatabasePool, recordQuery } from './http/metrics';
 import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
@@ -41,16 +41,15 @@ async function main(): Promise<void> {
     );
   }
 
-  const server = http.createServer(
-    buildApp({
-      database,
-      logger,
-      rootUrl: config.rootUrl,
-      settings: config.settings,
-      storage,
-      metricsToken: config.operations.metricsToken,
-    }),
-  );
+  const service = buildService({
+    database,
+    logger,
+    rootUrl: config.rootUrl,
+    settings: config.settings,
+    storage,
+    metricsToken: config.operations.metricsToken,
+  });
+  const server = http.createServer(service.app);
   applyServerTimeouts(server, config.operations.server);
   createTerminus(server, {
     // Drain (readiness 503, still serving), then the grace period for requests in flight: src/lifecycle.ts.
@@ -59,6 +58,7 @@ async function main(): Promise<void> {
     useExit0: true,
     // A sweep still running is cut short: each of its steps is safe to interrupt.
     onSignal: async () => {
+      await service.settled();
       await storage.close();
       await database.close();
     },

@@ -6,7 +6,7 @@ import { defaultSettings, type ServiceSettings } from '../src/config';
 import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildApp } from '../src/http/app';
+import { buildService } from '../src/http/app';
 import { createLogger } from '../src/logger';
 import { DiskStorage } from '../src/storage/disk-storage';
 import { S3Storage } from '../src/storage/s3-storage';
@@ -64,14 +64,22 @@ export async function createTestApp(
   const database = connectPrisma(source, connectOptions);
   try {
     await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
-    const app = buildApp({
+    const { app, settled } = buildService({
       database,
       logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
       rootUrl: testRootUrl,
       settings,
       storage,
     });
-    return { app, close: () => database.close() };
+    return {
+      app,
+      database,
+      settled,
+      close: async () => {
+        await settled();
+        await database.close();
+      },
+    };
   } catch (error) {
     await database.close();
     throw error;

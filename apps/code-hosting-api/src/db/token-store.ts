@@ -33,8 +33,12 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
       return row && { token: toToken(row), account: toAccount(row.account) };
     },
 
-    async touchToken(id) {
-      await prisma.accessToken.update({ where: { id: BigInt(id) }, data: { lastUsedAt: new Date() } });
+    async touchToken(id, usedBefore) {
+      // No row matched (a recent use is stored, or the token is gone): nothing written.
+      await prisma.accessToken.updateMany({
+        where: { id: BigInt(id), OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: usedBefore } }] },
+        data: { lastUsedAt: new Date() },
+      });
     },
 
     async deleteToken(id) {

@@ -7,6 +7,7 @@ import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountRecord, TokenRecord, Visibility } from './records';
 import { knownScopes } from './token-scopes';
+import { TokenUseRecorder } from './token-use';
 
 export interface NewUser {
   username: string;
@@ -35,13 +36,32 @@ export interface AccountSettings {
   passwordHashCost: number;
   /** Whether new users may create organizations. */
   defaultAllowCreateOrganization: boolean;
+  /** A token's last use is written at most once per this many milliseconds. */
+  tokenUseIntervalMs: number;
 }
+
+/** Tokens whose last write one process remembers (a few hundred bytes each at most). */
+const trackedTokens = 10_000;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function accountService(store: Store, settings: AccountSettings) {
+/**
+ * onBackgroundError: a write that runs after the request was answered (a token's last use) failed;
+ * the caller logs it.
+ */
+export function accountService(
+  store: Store,
+  settings: AccountSettings,
+  onBackgroundError: (error: unknown) => void = () => {},
+) {
+  const tokenUse = new TokenUseRecorder(store, {
+    intervalMs: settings.tokenUseIntervalMs,
+    maxTracked: trackedTokens,
+    onError: onBackgroundError,
+  });
+
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {
     assertUsableAccountName(user.username, 'username');
     if (!isValidEmail(user.email))
@@ -105,9 +125,12 @@ export function accountService(store: Store, settings: AccountSettings) {
     async authenticateToken(secret: string): Promise<{ account: AccountRecord; scopes: string[] } | null> {
       const found = await store.findTokenByHash(hashToken(secret));
       if (!found || found.account.type !== 'user' || !found.account.isActive) return null;
-      await store.touchToken(found.token.id);
+      tokenUse.record(found.token.id);
       return { account: found.account, scopes: found.token.scopes };
     },
+
+    /** Resolves once the token-use writes started so far are done. */
+    tokenUseSettled: () => tokenUse.settled(),
 
     async authenticatePassword(username: string, password: string): Promise<AccountRecord | null> {
       const credentials = await store.findUserCredentials(username);

@@ -144,7 +144,8 @@ export interface TokenStore {
     token: TokenRecord;
     account: AccountRecord;
   } | null>;
-  touchToken(id: number): Promise<void>;
+  /** Stores now as the token's last use, unless the stored one is later than `usedBefore`. */
+  touchToken(id: number, usedBefore: Date): Promise<void>;
   deleteToken(id: number): Promise<void>;
 }
 

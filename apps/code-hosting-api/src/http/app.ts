@@ -36,17 +36,31 @@ export interface AppDependencies {
 /** Query parameters that carry credentials; they never reach the logs. */
 const secretQueryParameters = /([?&](?:token|access_token)=)[^&]*/gi;
 
+/** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
+export interface BuiltApp {
+  app: Express;
+  /** Resolves once the background writes started so far are done. */
+  settled(): Promise<void>;
+}
+
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({
+export function buildApp(dependencies: AppDependencies): Express {
+  return buildService(dependencies).app;
+}
+
+/** buildApp, with the hook shutdown waits on before it closes the database. */
+export function buildService({
   database,
   logger,
   rootUrl,
   settings = defaultSettings,
   storage,
   metricsToken,
-}: AppDependencies): Express {
+}: AppDependencies): BuiltApp {
   const store = createStore(database.prisma);
-  const accounts = accountService(store, settings);
+  const accounts = accountService(store, settings, (error) =>
+    logger.error({ err: error }, "recording a token's last use failed"),
+  );
   const authenticate = authentication(accounts, new LoginThrottle(settings.loginThrottle));
   const routes = apiRoutes(
     {
@@ -117,5 +131,5 @@ export function buildApp({
       validationStatus: 422,
     }),
   );
-  return app;
+  return { app, settled: accounts.tokenUseSettled };
 }
