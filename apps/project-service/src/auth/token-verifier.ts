@@ -4,6 +4,7 @@ import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
 import type { Caller } from '../domain/caller';
 import type { AuthConfig } from './auth-config';
 import jwksClient from 'jwks-rsa';
+import { cachedVerification, defaultVerifiedTokenCache, type VerifiedToken } from './verified-token-cache';
 
 const RSA_ALGORITHMS: Algorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const EC_ALGORITHMS: Algorithm[] = ['ES256', 'ES384', 'ES512'];
@@ -35,8 +36,15 @@ function stringsOf(claim: unknown): string[] {
   return Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Builds the verifier once: keys parsed and the JWKS client (with its cache) created at start-up. */
-export function createTokenVerifier(config: AuthConfig): TokenVerifier {
+/**
+ * Builds the verifier once: keys parsed and the JWKS client (with its cache) created at start-up;
+ * a token that verified is believed until its `exp` (at most a minute): verified-token-cache.ts.
+ */
+export function createTokenVerifier(config: AuthConfig, cache = defaultVerifiedTokenCache): TokenVerifier {
+  return cachedVerification(createUncachedVerifier(config), cache);
+}
+
+function createUncachedVerifier(config: AuthConfig): (token: string) => Promise<VerifiedToken> {
   const baseOptions: jwt.VerifyOptions = {
     ...(config.issuer ? { issuer: config.issuer } : {}),
     ...(config.audience ? { audience: config.audience } : {}),
@@ -102,6 +110,9 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
     const isAdmin =
       adminPrincipals.has(principal) ||
       (config.adminGroup !== undefined && groups.includes(config.adminGroup));
-    return { principal, isAdmin };
+    return {
+      caller: { principal, isAdmin },
+      expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
+    };
   };
 }
