@@ -70,6 +70,52 @@ describe('project settings', () => {
     expect(baseAfter.body.updated_at).toBe(base.body.updated_at);
   });
 
+  it('replaces member lists that shrink, grow and reorder, each list on its own, keeping every field', async () => {
+    const created = await createProject(service, {
+      parent_uid: root,
+      writers: [{ username: 'w1', name: 'One' }, { username: 'w2' }, { username: 'w3' }],
+      auditors: [{ username: 'a1' }],
+      meeting_coordinators: [{ username: 'm1', email: 'm1@example.com' }, { username: 'm2' }],
+    });
+    const put = async (body: object) => {
+      const current = await service.request
+        .get(`/projects/${created.uid}/settings`)
+        .set('Authorization', admin())
+        .expect(200);
+      return service.request
+        .put(`/projects/${created.uid}/settings`)
+        .set('Authorization', admin())
+        .set('If-Match', current.headers['etag'] as string)
+        .send(body)
+        .expect(200);
+    };
+    const names = (list: { username: string }[]) => list.map((user) => user.username);
+    await put({
+      writers: [{ username: 'w3' }, { username: 'w1', avatar: 'https://example.com/w1.png' }],
+      auditors: [{ username: 'a1' }, { username: 'a2' }, { username: 'a3' }],
+      meeting_coordinators: [{ username: 'm2', name: 'Two' }],
+    });
+    const after = await service.request
+      .get(`/projects/${created.uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
+    expect(names(after.body.writers)).toEqual(['w3', 'w1']);
+    expect(after.body.writers[1]).toEqual({
+      username: 'w1',
+      name: '',
+      email: '',
+      avatar: 'https://example.com/w1.png',
+    });
+    expect(names(after.body.auditors)).toEqual(['a1', 'a2', 'a3']);
+    expect(after.body.meeting_coordinators).toEqual([{ username: 'm2', name: 'Two', email: '', avatar: '' }]);
+    const emptied = await put({});
+    expect([emptied.body.writers, emptied.body.auditors, emptied.body.meeting_coordinators]).toEqual([
+      [],
+      [],
+      [],
+    ]);
+  });
+
   it('answers 304 for settings when If-None-Match is current', async () => {
     const created = await createProject(service, { parent_uid: root });
     const first = await service.request

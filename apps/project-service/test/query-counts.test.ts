@@ -87,3 +87,28 @@ describe('a single-resource GET is one database statement', () => {
     });
   });
 });
+
+describe('a write costs a fixed number of statements', () => {
+  it('PUT settings: the access check, one write statement (revision, settings and members), the re-read', async () => {
+    const current = await service.request
+      .get(`/projects/${child}/settings`)
+      .set('Authorization', bearer('qc-wanda'))
+      .expect(200);
+    const { count, sql, response } = await counted(() =>
+      service.request
+        .put(`/projects/${child}/settings`)
+        .set('If-Match', String(current.headers['etag']))
+        .set('Authorization', bearer('qc-wanda'))
+        .send({ writers: [{ username: 'qc-wanda' }, { username: 'qc-walt' }], mission_statement: 'counted' }),
+    );
+    expect(response.status).toBe(200);
+    expect({ count, sql }).toEqual({
+      count: 3,
+      sql: [
+        expect.stringMatching(/^\s*WITH RECURSIVE/),
+        expect.stringMatching(/^\s*WITH updated AS \(\s*UPDATE projects/),
+        expect.stringMatching(/^\s*SELECT/),
+      ],
+    });
+  });
+});

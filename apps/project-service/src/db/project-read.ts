@@ -61,6 +61,17 @@ function readout<Record>(
   return { membership, project: project(row as ProjectModel) };
 }
 
+/** The project with its members, in one statement; undefined when it does not exist. */
+export async function findProject(
+  client: Prisma.TransactionClient,
+  uid: string,
+): Promise<Project | undefined> {
+  const rows = await client.$queryRaw<(ProjectModel & { members: MemberJson[] })[]>`
+    SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM projects p WHERE p.uid = ${uid}::uuid`;
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
 /** The project without its members, and the caller's memberships; undefined when it does not exist. */
 export async function readProjectCore(
   client: Prisma.TransactionClient,

@@ -21,15 +21,9 @@ import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
-import { readProject, readProjectCore } from './project-read';
-import {
-  baseColumns,
-  memberRows,
-  newProjectData,
-  projectOf,
-  settingsColumns,
-  withMembers,
-} from './row-mappers';
+import { findProject, readProject, readProjectCore } from './project-read';
+import { writeSettings } from './project-write';
+import { baseColumns, newProjectData, projectOf, withMembers } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
@@ -46,9 +40,8 @@ export class PrismaProjectStore implements ProjectStore {
     return membershipAlongChain(this.prisma, uid, principal);
   }
 
-  async find(uid: string): Promise<Project | undefined> {
-    const row = await this.prisma.project.findUnique({ where: { uid }, include: withMembers });
-    return row ? projectOf(row) : undefined;
+  find(uid: string): Promise<Project | undefined> {
+    return findProject(this.prisma, uid);
   }
 
   readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined> {
@@ -118,24 +111,7 @@ export class PrismaProjectStore implements ProjectStore {
     update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
-    const count = await this.prisma.$transaction(async (transaction) => {
-      // The conditional UPDATE locks the row, so a concurrent writer with the same
-      // If-Match waits, then sees the new revision and updates nothing.
-      const { count: updated } = await transaction.project.updateMany({
-        where: { uid, settingsRevision: revisionCondition(allowed) },
-        data: {
-          ...settingsColumns(update),
-          settingsRevision: { increment: 1 },
-          settingsUpdatedAt: new Date(),
-        },
-      });
-      if (updated === 0) return 0;
-      await transaction.projectMember.deleteMany({ where: { projectUid: uid } });
-      await transaction.projectMember.createMany({
-        data: memberRows(update).map((member) => ({ projectUid: uid, ...member })),
-      });
-      return updated;
-    });
+    const count = await writeSettings(this.prisma, uid, update, allowed);
     return this.afterConditionalWrite(uid, count);
   }
 

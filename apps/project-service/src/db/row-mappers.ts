@@ -101,7 +101,7 @@ export function baseColumns(details: ProjectDetails) {
 }
 
 /** The settings columns of a write; the members go to memberRows. */
-export function settingsColumns(settings: ProjectSettingsDetails) {
+function settingsColumns(settings: ProjectSettingsDetails) {
   return { announcementDate: settings.announcementDate, missionStatement: settings.missionStatement };
 }
 
