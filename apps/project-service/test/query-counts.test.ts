@@ -111,4 +111,45 @@ describe('a write costs a fixed number of statements', () => {
       ],
     });
   });
+
+  it('PUT base, the parent unchanged: the access check, the current project, one UPDATE, the re-read', async () => {
+    const current = await service.request
+      .get(`/projects/${child}`)
+      .set('Authorization', bearer('qc-wanda'))
+      .expect(200);
+    const { count, response } = await counted(() =>
+      service.request
+        .put(`/projects/${child}`)
+        .set('If-Match', String(current.headers['etag']))
+        .set('Authorization', bearer('qc-wanda'))
+        .send({ ...current.body, description: 'counted' }),
+    );
+    expect({ status: response.status, count }).toEqual({ status: 200, count: 4 });
+  });
+
+  it("POST: the parent's access check, one INSERT statement (project and members), the re-read", async () => {
+    const { count, sql, response } = await counted(() =>
+      service.request
+        .post('/projects')
+        .set('Authorization', bearer('qc-wanda'))
+        .send({
+          slug: 'qc-counted',
+          name: 'counted',
+          description: 'd',
+          parent_uid: org,
+          writers: [{ username: 'qc-wanda' }],
+          auditors: [{ username: 'qc-otto' }],
+        }),
+    );
+    expect(response.status).toBe(201);
+    expect({ count, sql }).toEqual({
+      count: 3,
+      sql: [
+        expect.stringMatching(/^\s*WITH RECURSIVE/),
+        expect.stringMatching(/^\s*WITH inserted AS \(\s*INSERT INTO projects/),
+        expect.stringMatching(/^\s*SELECT/),
+      ],
+    });
+    expect(response.body).toMatchObject({ slug: 'qc-counted', parent_uid: org });
+  });
 });

@@ -22,8 +22,8 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
 import { findProject, readProject, readProjectCore } from './project-read';
-import { writeSettings } from './project-write';
-import { baseColumns, newProjectData, projectOf, withMembers } from './row-mappers';
+import { insertProject, writeSettings } from './project-write';
+import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
@@ -53,12 +53,15 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
+    let uid: string;
     try {
-      const row = await this.prisma.project.create({ data: newProjectData(project), include: withMembers });
-      return { kind: 'written', value: projectOf(row) };
+      uid = await insertProject(this.prisma, project);
     } catch (error) {
       return constraintOutcome(error);
     }
+    const created = await this.find(uid);
+    // Deleted between the two statements (by a caller who could see it already): as if never made.
+    return created ? { kind: 'written', value: created } : { kind: 'missing' };
   }
 
   async updateBase(
@@ -67,6 +70,13 @@ export class PrismaProjectStore implements ProjectStore {
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
     try {
+      // The common case, the parent as stored: one conditional UPDATE, the parent's equality part
+      // of its WHERE (a concurrent move makes it match nothing, and the path below decides).
+      const { count } = await this.prisma.project.updateMany({
+        where: { uid, baseRevision: revisionCondition(allowed), parentUid: update.parentUid ?? null },
+        data: { ...baseColumns(update), baseRevision: { increment: 1 }, updatedAt: new Date() },
+      });
+      if (count > 0) return this.afterConditionalWrite(uid, count);
       const outcome = await this.prisma.$transaction(async (transaction) => {
         const [current] = await transaction.$queryRaw<{ parent_uid: string | null }[]>`
           SELECT parent_uid::text AS parent_uid FROM projects WHERE uid = ${uid}::uuid`;

@@ -1,4 +1,5 @@
-import type { ProjectSettingsUpdate } from '../domain/records';
+import { randomUUID } from 'node:crypto';
+import type { NewProject, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma } from '../generated/prisma/client';
 import { memberRows } from './row-mappers';
@@ -36,14 +37,7 @@ export async function writeSettings(
       WHERE uid = ${uid}::uuid AND ${revisionMatches}
       RETURNING uid
     ), wanted AS (
-      SELECT * FROM unnest(
-        ${members.map((member) => member.role)}::text[],
-        ${members.map((member) => member.position)}::int[],
-        ${members.map((member) => member.username)}::text[],
-        ${members.map((member) => member.name)}::text[],
-        ${members.map((member) => member.email)}::text[],
-        ${members.map((member) => member.avatar)}::text[]
-      ) AS w(role, position, username, name, email, avatar)
+      ${membersTable(members)}
     ), removed AS (
       DELETE FROM project_members m USING updated u
       WHERE m.project_uid = u.uid
@@ -56,4 +50,50 @@ export async function writeSettings(
     )
     SELECT count(*) AS written FROM updated`;
   return Number(rows[0]?.written ?? 0);
+}
+
+type MemberRow = ReturnType<typeof memberRows>[number];
+
+/** The member rows as a table (role, position, username, name, email, avatar): six array parameters. */
+function membersTable(members: MemberRow[]): Prisma.Sql {
+  return Prisma.sql`SELECT * FROM unnest(
+    ${members.map((member) => member.role)}::text[],
+    ${members.map((member) => member.position)}::int[],
+    ${members.map((member) => member.username)}::text[],
+    ${members.map((member) => member.name)}::text[],
+    ${members.map((member) => member.email)}::text[],
+    ${members.map((member) => member.avatar)}::text[]
+  ) AS w(role, position, username, name, email, avatar)`;
+}
+
+/**
+ * A new project and its members in one statement (before: BEGIN, two INSERTs, COMMIT and
+ * Prisma's two reads back). A taken slug or a missing parent fails the statement as a whole:
+ * the constraint errors are the same as Prisma's create raised. Returns the new project's uid.
+ */
+export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
+  const uid = randomUUID();
+  const members = memberRows(project);
+  await client.$executeRaw`
+    WITH inserted AS (
+      INSERT INTO projects (
+        uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
+        stage, legal_entity_type, legal_entity_name, legal_parent_uid, funding_model, charter_url,
+        entity_formation_document_url, logo_url, repository_url, website_url, formation_date,
+        entity_dissolution_date, announcement_date, mission_statement
+      ) VALUES (
+        ${uid}::uuid, ${project.parentUid}::uuid, ${project.slug}, ${project.name}, ${project.description},
+        ${project.public}, ${project.isFoundation}, ${project.autojoinEnabled}, ${project.category},
+        ${project.stage}, ${project.legalEntityType}, ${project.legalEntityName}, ${project.legalParentUid},
+        ${project.fundingModel}::text[], ${project.charterUrl}, ${project.entityFormationDocumentUrl},
+        ${project.logoUrl}, ${project.repositoryUrl}, ${project.websiteUrl}, ${project.formationDate},
+        ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement}
+      )
+      RETURNING uid
+    ), wanted AS (
+      ${membersTable(members)}
+    )
+    INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+    SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`;
+  return uid;
 }

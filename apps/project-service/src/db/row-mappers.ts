@@ -1,11 +1,4 @@
-import type {
-  Member,
-  NewProject,
-  Project,
-  ProjectCore,
-  ProjectDetails,
-  ProjectSettingsDetails,
-} from '../domain/records';
+import type { Member, Project, ProjectCore, ProjectDetails, ProjectSettingsDetails } from '../domain/records';
 import type { Prisma, Project as ProjectModel } from '../generated/prisma/client';
 
 /** The member lists of a project and the `role` each has in project_members. */
@@ -100,24 +93,9 @@ export function baseColumns(details: ProjectDetails) {
   };
 }
 
-/** The settings columns of a write; the members go to memberRows. */
-function settingsColumns(settings: ProjectSettingsDetails) {
-  return { announcementDate: settings.announcementDate, missionStatement: settings.missionStatement };
-}
-
 /** The project_members rows of the settings, each list in its order. */
 export function memberRows(settings: ProjectSettingsDetails) {
   return (Object.keys(MEMBER_ROLES) as MemberList[]).flatMap((list) =>
     settings[list].map((member, position) => ({ role: MEMBER_ROLES[list], position, ...member })),
   );
-}
-
-/** The columns of a new project. */
-export function newProjectData(project: NewProject) {
-  return {
-    ...baseColumns(project),
-    parentUid: project.parentUid,
-    ...settingsColumns(project),
-    members: { create: memberRows(project) },
-  };
 }
