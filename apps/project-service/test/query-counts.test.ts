@@ -9,7 +9,7 @@ const statements: string[] = [];
 const service = useProjectService(undefined, { onQuery: (sql) => statements.push(sql) });
 
 /** The statements one request runs, and its response. */
-async function counted(run: () => PromiseLike<{ status: number }>) {
+async function counted<R extends { status: number }>(run: () => PromiseLike<R>) {
   statements.length = 0;
   const response = await run();
   return { count: statements.length, sql: [...statements], response };
@@ -151,5 +151,22 @@ describe('a write costs a fixed number of statements', () => {
       ],
     });
     expect(response.body).toMatchObject({ slug: 'qc-counted', parent_uid: org });
+  });
+});
+
+describe('a page of the list costs the same statements whatever its size', () => {
+  it('two: the visible keys, then the projects with their members', async () => {
+    for (let index = 0; index < 5; index += 1) {
+      await createProject(service, { parent_uid: org, writers: [{ username: `qc-page-${index}` }] });
+    }
+    const one = await counted(() =>
+      service.request.get(`/projects?parent_uid=${org}&page_size=1`).set('Authorization', bearer('qc-wanda')),
+    );
+    const five = await counted(() =>
+      service.request.get(`/projects?parent_uid=${org}&page_size=5`).set('Authorization', bearer('qc-wanda')),
+    );
+    expect([one.response.status, five.response.status]).toEqual([200, 200]);
+    expect(five.response.body.projects).toHaveLength(5);
+    expect([one.count, five.count]).toEqual([2, 2]);
   });
 });

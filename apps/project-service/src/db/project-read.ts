@@ -11,7 +11,7 @@ import { projectCoreOf, projectOf } from './row-mappers';
  */
 
 /** The project's columns, named as Prisma names its fields, so row-mappers.ts maps the row. */
-const PROJECT_COLUMNS = Prisma.sql`
+export const PROJECT_COLUMNS = Prisma.sql`
   p.uid::text AS "uid", p.slug AS "slug", p.name AS "name", p.description AS "description",
   p.parent_uid::text AS "parentUid", p.public AS "public", p.is_foundation AS "isFoundation",
   p.autojoin_enabled AS "autojoinEnabled", p.category AS "category", p.stage AS "stage",
@@ -25,7 +25,7 @@ const PROJECT_COLUMNS = Prisma.sql`
   p.settings_revision AS "settingsRevision", p.settings_updated_at AS "settingsUpdatedAt"`;
 
 /** The members in list order (role, then position), as JSON objects row-mappers.ts reads. */
-const MEMBERS = Prisma.sql`(
+export const MEMBERS = Prisma.sql`(
   SELECT coalesce(
     json_agg(
       json_build_object('role', m.role, 'username', m.username, 'name', m.name, 'email', m.email, 'avatar', m.avatar)
@@ -35,6 +35,8 @@ const MEMBERS = Prisma.sql`(
   FROM project_members m WHERE m.project_uid = p.uid) AS "members"`;
 
 type MemberJson = { role: string; username: string; name: string; email: string; avatar: string };
+/** A row of PROJECT_COLUMNS and MEMBERS. */
+export type ProjectWithMembersRow = ProjectModel & { members: MemberJson[] };
 type ReadRow = MembershipRow &
   (ProjectModel | { [K in keyof ProjectModel]: null }) & { members?: MemberJson[] };
 
@@ -66,7 +68,7 @@ export async function findProject(
   client: Prisma.TransactionClient,
   uid: string,
 ): Promise<Project | undefined> {
-  const rows = await client.$queryRaw<(ProjectModel & { members: MemberJson[] })[]>`
+  const rows = await client.$queryRaw<ProjectWithMembersRow[]>`
     SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM projects p WHERE p.uid = ${uid}::uuid`;
   const row = rows[0];
   return row && projectOf(row);
