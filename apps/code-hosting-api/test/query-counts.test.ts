@@ -134,3 +134,22 @@ describe('GET /users/{username}/orgs', () => {
     expect(fifty.count).toBeLessThanOrEqual(6);
   });
 });
+
+describe('a token-authenticated request', () => {
+  it('finds the token and its account in one statement: GET /orgs/{org} is two', async () => {
+    const owner = await createUser(service, 'count-owner');
+    const org = (await createOrg(service, owner)).name;
+    const { count, response } = await counted(`${api}/orgs/${org}`, owner.token);
+    expect(response.body).toMatchObject({ name: org });
+    expect(count).toBe(2);
+  });
+
+  it('refuses a token that matches no row, after that one statement', async () => {
+    queries = 0;
+    await service.request
+      .get(`${api}/user`)
+      .set(...auth('0123456789abcdef0123456789abcdef01234567'))
+      .expect(401);
+    expect(queries).toBe(1);
+  });
+});

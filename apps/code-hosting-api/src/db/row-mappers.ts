@@ -22,7 +22,8 @@ import type {
 
 export type Client = PrismaClient | Prisma.TransactionClient;
 
-export function toAccount(row: Account): AccountRecord {
+/** An account row; the mapping never reads the password hash (a token's row comes without it). */
+export function toAccount(row: Omit<Account, 'passwordHash'>): AccountRecord {
   return {
     id: Number(row.id),
     name: row.name,
