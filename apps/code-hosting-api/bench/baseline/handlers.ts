@@ -1,6 +1,6 @@
 /**
  * The baseline: what code-hosting-api does per request with nothing in the way. The same token
- * check (SHA-256 of the token looked up, its last use recorded, its scopes checked), one SQL
+ * check (SHA-256 of the token looked up with its account, its scopes checked), one SQL
  * statement per request (the caller, the access facts and the data together), and the same JSON
  * bytes, written with the service's own pure converters (src/http/wire.ts) and access rules
  * (src/domain/access.ts): the conversion is part of the work; Express, Prisma, zod and the extra
@@ -94,10 +94,11 @@ function membershipFrom(teams: TeamRecord[]): Membership {
 }
 
 /** The caller's account and token, found by the token's hash, its last use recorded ($1). */
+// The token and its account. The service writes a token's last use at most once a minute, after
+// the response (src/domain/token-use.ts): under load that is no work per request, so none here.
 const CALLER_CTE = `caller AS (
-    UPDATE access_tokens t SET last_used_at = now() FROM accounts a
-    WHERE t.token_hash = $1 AND a.id = t.account_id AND a.type = 'user' AND a.is_active
-    RETURNING row_to_json(a) AS account, t.scopes
+    SELECT row_to_json(a) AS account, t.scopes FROM access_tokens t JOIN accounts a ON a.id = t.account_id
+    WHERE t.token_hash = $1 AND a.type = 'user' AND a.is_active
   )`;
 /** Whether the caller is in a team of organization `o`. */
 const CALLER_MEMBER_OF = (
@@ -180,11 +181,15 @@ export function createBaseline(options: BaselineOptions) {
       `WITH ${CALLER_CTE}, member AS (SELECT * FROM accounts WHERE lower_name = lower($4))
        SELECT (SELECT row_to_json(c) FROM caller c) AS caller, (SELECT row_to_json(m) FROM member m) AS member, page.*
        FROM (SELECT 1) one LEFT JOIN LATERAL (
-         SELECT row_to_json(o) AS org, count(*) OVER () AS total FROM accounts o
-         WHERE o.type = 'organization' AND ${VISIBLE_ORG}
-           AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
-                 WHERE t.org_id = o.id AND m.account_id = (SELECT id FROM member)))
-         ORDER BY o.lower_name LIMIT $2 OFFSET $3) page ON true`,
+         SELECT row_to_json(shown) AS org, keys.total FROM (
+           -- The page's keys and the total first: the rows become JSON only for the page.
+           SELECT o.id, o.lower_name, count(*) OVER () AS total FROM accounts o
+           WHERE o.type = 'organization' AND ${VISIBLE_ORG}
+             AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+                   WHERE t.org_id = o.id AND m.account_id = (SELECT id FROM member)))
+           ORDER BY o.lower_name LIMIT $2 OFFSET $3) keys
+         JOIN accounts shown ON shown.id = keys.id
+         ORDER BY keys.lower_name) page ON true`,
       [token && hashOf(token), limit, offset, username ?? null],
     );
     const caller = callerOf(rows[0], token);
