@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { useProjectService } from './app';
 import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
 
@@ -68,6 +70,60 @@ describe('concurrent writes', () => {
     expect(after.body.writers).toEqual(winner.body.writers);
     expect(after.body.writers).toHaveLength(1);
   });
+
+  it.each([
+    ['without If-Match replaces the members committed meanwhile', false, 200, []],
+    ['with the If-Match read before is stale (412) and leaves them', true, 412, ['first', 'meanwhile']],
+  ])(
+    'a settings write that waited for another writer’s row lock: %s',
+    async (_name, ifMatch, status, writers) => {
+      const project = await createProject(service, { parent_uid: root, writers: [{ username: 'first' }] });
+      const etag = (
+        await service.request
+          .get(`/projects/${project.uid}/settings`)
+          .set('Authorization', admin())
+          .expect(200)
+      ).headers['etag'] as string;
+      // Another writer's transaction: the settings row locked, a second writer added at position 1.
+      const otherWriter = [
+        `UPDATE projects SET settings_revision = settings_revision + 1 WHERE uid = $1`,
+        `INSERT INTO project_members (project_uid, role, position, username) VALUES ($1, 'writer', 1, 'meanwhile')`,
+      ];
+      const source = service.database;
+      const put = () =>
+        service.request
+          .put(`/projects/${project.uid}/settings`)
+          .set('Authorization', admin())
+          .set(ifMatch ? { 'If-Match': etag } : {})
+          .send({ writers: [] });
+      let response: { status: number };
+      if (source.kind === 'postgres') {
+        const other = new Client({ connectionString: source.url });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          for (const sql of otherWriter) await other.query(sql, [project.uid]);
+          // The PUT starts while the lock is held: its UPDATE waits until the other writer commits.
+          const pending = put().then((answer) => answer);
+          await sleep(300);
+          await other.query('COMMIT');
+          response = await pending;
+        } finally {
+          await other.end();
+        }
+      } else {
+        // PGlite has one session: nothing runs beside a transaction, so the other writer just goes first.
+        for (const sql of otherWriter) await source.pglite.query(sql, [project.uid]);
+        response = await put();
+      }
+      expect(response.status).toBe(status);
+      const after = await service.request
+        .get(`/projects/${project.uid}/settings`)
+        .set('Authorization', admin())
+        .expect(200);
+      expect(after.body.writers.map((user: { username: string }) => user.username)).toEqual(writers);
+    },
+  );
 
   it('lets exactly one of 50 parallel creates with one slug succeed; the rest get 409', async () => {
     const slug = uniqueSlug('race');

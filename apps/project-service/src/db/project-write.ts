@@ -1,55 +1,94 @@
 import { randomUUID } from 'node:crypto';
 import type { NewProject, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
-import { Prisma } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { memberRows } from './row-mappers';
 
 /**
- * The settings write as one statement: the conditional UPDATE of the project (its If-Match check
- * in the WHERE), and the member lists replaced, each list in its order. Data-modifying CTEs run
- * in one snapshot and one transaction, so the write is whole or not at all, and the UPDATE's row
- * lock orders concurrent writers (a second writer with the same If-Match waits, then sees the new
- * revision and writes nothing, members included). Before, this took five round trips (BEGIN,
- * UPDATE, DELETE, INSERT, COMMIT).
- *
- * Members are replaced by key (project, role, position): rows past the new lists' ends are
+ * The settings write: the conditional UPDATE of the project (its If-Match check in the WHERE),
+ * and the member lists replaced by key (project, role, position): rows past the new lists' ends
  * deleted, the others upserted, so the DELETE and the INSERT never touch the same key.
+ *
+ * Every settings write takes the project's row lock with its UPDATE before it touches the
+ * members, so the member lists are only ever written by the lock's holder. Whether the members
+ * may be replaced in the UPDATE's own statement depends on the condition:
+ *
+ * - If-Match with exactly one revision: one statement of data-modifying CTEs. Should another
+ *   writer commit after this statement's snapshot, that writer moved the revision, and the UPDATE
+ *   (which rechecks its WHERE on the newest row) writes nothing, so the members it would have
+ *   replaced from the older snapshot are left alone too.
+ * - No If-Match, `*`, or several revisions: a transaction of two statements. The UPDATE can then
+ *   succeed after waiting for another writer, and the member statement must come after it, with
+ *   a snapshot taken once the lock is held, to see (and replace) that writer's members; in the
+ *   UPDATE's statement it would not see them and the lists would mix both writes.
  *
  * Returns the number of projects written: 0 when the project is missing or its revision is not
  * one of `allowed`.
  */
 export async function writeSettings(
-  client: Prisma.TransactionClient,
+  prisma: PrismaClient,
   uid: string,
   update: ProjectSettingsUpdate,
   allowed: AllowedRevisions,
 ): Promise<number> {
   const members = memberRows(update);
+  if (allowed?.length === 1) {
+    // The members are written only when the UPDATE (the CTE `updated`) wrote.
+    const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
+    const rows = await prisma.$queryRaw<{ written: bigint | number }[]>`
+      WITH updated AS (
+        ${settingsUpdate(uid, update, Prisma.sql`settings_revision = ${allowed[0]}::int`)}
+      ), wanted AS (
+        ${membersTable(members)}
+      ), removed AS (
+        ${removedMembers(uid, written)}
+      ), upserted AS (
+        ${upsertedMembers(uid, written)}
+      )
+      SELECT count(*) AS written FROM updated`;
+    return Number(rows[0]?.written ?? 0);
+  }
   const revisionMatches =
     allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  const rows = await client.$queryRaw<{ written: bigint | number }[]>`
-    WITH updated AS (
-      UPDATE projects
-      SET announcement_date = ${update.announcementDate},
-          mission_statement = ${update.missionStatement},
-          settings_revision = settings_revision + 1,
-          settings_updated_at = ${new Date()}::timestamptz
-      WHERE uid = ${uid}::uuid AND ${revisionMatches}
-      RETURNING uid
-    ), wanted AS (
-      ${membersTable(members)}
-    ), removed AS (
-      DELETE FROM project_members m USING updated u
-      WHERE m.project_uid = u.uid
-        AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.role = m.role AND w.position = m.position)
-    ), upserted AS (
-      INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
-      SELECT u.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM updated u, wanted w
-      ON CONFLICT (project_uid, role, position) DO UPDATE
-      SET username = excluded.username, name = excluded.name, email = excluded.email, avatar = excluded.avatar
-    )
-    SELECT count(*) AS written FROM updated`;
-  return Number(rows[0]?.written ?? 0);
+  return prisma.$transaction(async (transaction) => {
+    const written = await transaction.$executeRaw`${settingsUpdate(uid, update, revisionMatches)}`;
+    if (written === 0) return 0;
+    await transaction.$executeRaw`
+      WITH wanted AS (
+        ${membersTable(members)}
+      ), removed AS (
+        ${removedMembers(uid, Prisma.sql`TRUE`)}
+      )
+      ${upsertedMembers(uid, Prisma.sql`TRUE`)}`;
+    return written;
+  });
+}
+
+/** The conditional UPDATE of a project's settings columns and revision, returning its uid. */
+function settingsUpdate(uid: string, update: ProjectSettingsUpdate, condition: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`UPDATE projects
+    SET announcement_date = ${update.announcementDate},
+        mission_statement = ${update.missionStatement},
+        settings_revision = settings_revision + 1,
+        settings_updated_at = ${new Date()}::timestamptz
+    WHERE uid = ${uid}::uuid AND ${condition}
+    RETURNING uid`;
+}
+
+/** The project's member rows that `wanted` (membersTable) has no key for, deleted when `onlyIf`. */
+function removedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`DELETE FROM project_members m
+    WHERE m.project_uid = ${uid}::uuid AND ${onlyIf}
+      AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.role = m.role AND w.position = m.position)`;
+}
+
+/** `wanted`'s rows written as the project's members, by key, when `onlyIf`. */
+function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+    SELECT ${uid}::uuid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM wanted w
+    WHERE ${onlyIf}
+    ON CONFLICT (project_uid, role, position) DO UPDATE
+    SET username = excluded.username, name = excluded.name, email = excluded.email, avatar = excluded.avatar`;
 }
 
 type MemberRow = ReturnType<typeof memberRows>[number];
@@ -73,6 +112,8 @@ function membersTable(members: MemberRow[]): Prisma.Sql {
  */
 export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
   const uid = randomUUID();
+  // The application's clock, as every later write uses (a base or settings write's updated_at).
+  const now = new Date();
   const members = memberRows(project);
   await client.$executeRaw`
     WITH inserted AS (
@@ -80,14 +121,16 @@ export async function insertProject(client: Prisma.TransactionClient, project: N
         uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
         stage, legal_entity_type, legal_entity_name, legal_parent_uid, funding_model, charter_url,
         entity_formation_document_url, logo_url, repository_url, website_url, formation_date,
-        entity_dissolution_date, announcement_date, mission_statement
+        entity_dissolution_date, announcement_date, mission_statement, created_at, updated_at,
+        settings_updated_at
       ) VALUES (
         ${uid}::uuid, ${project.parentUid}::uuid, ${project.slug}, ${project.name}, ${project.description},
         ${project.public}, ${project.isFoundation}, ${project.autojoinEnabled}, ${project.category},
         ${project.stage}, ${project.legalEntityType}, ${project.legalEntityName}, ${project.legalParentUid},
         ${project.fundingModel}::text[], ${project.charterUrl}, ${project.entityFormationDocumentUrl},
         ${project.logoUrl}, ${project.repositoryUrl}, ${project.websiteUrl}, ${project.formationDate},
-        ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement}
+        ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement},
+        ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       )
       RETURNING uid
     ), wanted AS (
