@@ -45,7 +45,11 @@ export class TokenUseRecorder {
       .catch((error: unknown) => {
         // Tried again on the next use rather than an interval later.
         if (this.recordedAt.get(tokenId) === now) this.recordedAt.delete(tokenId);
-        this.settings.onError(error);
+        try {
+          this.settings.onError(error);
+        } catch {
+          // A failing report must not become an unhandled rejection: the request is long answered.
+        }
       })
       .finally(() => this.inFlight.delete(write));
     this.inFlight.add(write);
