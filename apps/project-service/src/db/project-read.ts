@@ -2,7 +2,7 @@ import type { ProjectReadout } from '../domain/project-store';
 import type { Project, ProjectCore } from '../domain/records';
 import { Prisma, type Project as ProjectModel } from '../generated/prisma/client';
 import { membershipCte, membershipOf, type MembershipRow } from './project-access';
-import { projectCoreOf, projectOf } from './row-mappers';
+import { projectCoreOf, projectOf, type MemberRow } from './row-mappers';
 
 /**
  * The read of one project for a single-resource GET: the caller's memberships along its ancestor
@@ -34,11 +34,10 @@ export const MEMBERS = Prisma.sql`(
     '[]'::json)
   FROM project_members m WHERE m.project_uid = p.uid) AS "members"`;
 
-type MemberJson = { role: string; username: string; name: string; email: string; avatar: string };
 /** A row of PROJECT_COLUMNS and MEMBERS. */
-export type ProjectWithMembersRow = ProjectModel & { members: MemberJson[] };
+export type ProjectWithMembersRow = ProjectModel & { members: MemberRow[] };
 type ReadRow = MembershipRow &
-  (ProjectModel | { [K in keyof ProjectModel]: null }) & { members?: MemberJson[] };
+  (ProjectModel | { [K in keyof ProjectModel]: null }) & { members?: MemberRow[] };
 
 async function readRow(
   client: Prisma.TransactionClient,

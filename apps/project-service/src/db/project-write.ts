@@ -91,10 +91,10 @@ function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
     SET username = excluded.username, name = excluded.name, email = excluded.email, avatar = excluded.avatar`;
 }
 
-type MemberRow = ReturnType<typeof memberRows>[number];
+type MemberWrite = ReturnType<typeof memberRows>[number];
 
 /** The member rows as a table (role, position, username, name, email, avatar): six array parameters. */
-function membersTable(members: MemberRow[]): Prisma.Sql {
+function membersTable(members: MemberWrite[]): Prisma.Sql {
   return Prisma.sql`SELECT * FROM unnest(
     ${members.map((member) => member.role)}::text[],
     ${members.map((member) => member.position)}::int[],

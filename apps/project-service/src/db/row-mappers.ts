@@ -1,5 +1,5 @@
 import type { Member, Project, ProjectCore, ProjectDetails, ProjectSettingsDetails } from '../domain/records';
-import type { Prisma, Project as ProjectModel } from '../generated/prisma/client';
+import type { Project as ProjectModel, ProjectMember } from '../generated/prisma/client';
 
 /** The member lists of a project and the `role` each has in project_members. */
 const MEMBER_ROLES = {
@@ -9,14 +9,8 @@ const MEMBER_ROLES = {
 } as const;
 type MemberList = keyof typeof MEMBER_ROLES;
 
-/** What a project row is read with: its members in list order. */
-export const withMembers = {
-  members: { orderBy: [{ role: 'asc' as const }, { position: 'asc' as const }] },
-};
-export type ProjectRow = Prisma.ProjectGetPayload<{ include: typeof withMembers }>;
-
-/** A member as a row holds it (Prisma's include, or project-read.ts's JSON). */
-type MemberRow = Pick<ProjectRow['members'][number], 'role' | 'username' | 'name' | 'email' | 'avatar'>;
+/** A member as the project statements return it (project-read.ts's JSON aggregate). */
+export type MemberRow = Pick<ProjectMember, 'role' | 'username' | 'name' | 'email' | 'avatar'>;
 
 function membersOf(row: { members: MemberRow[] }, list: MemberList): Member[] {
   return row.members
