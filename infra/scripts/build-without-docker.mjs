@@ -16,7 +16,7 @@
 //
 // Usage: node infra/scripts/build-without-docker.mjs [app …]
 // Environment: PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
-// PNPM (default .tools/node_modules/.bin/pnpm), KEEP_BUILD=1 keeps the folders.
+// PNPM (default .tools/node_modules/.bin/pnpm, else pnpm on PATH), KEEP_BUILD=1 keeps the folders.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,7 +27,9 @@ import ignore from '@balena/dockerignore';
 import { DockerfileParser } from 'dockerfile-ast';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pnpm = process.env.PNPM ?? path.join(repoRoot, '.tools', 'node_modules', '.bin', 'pnpm');
+const localPnpm = path.join(repoRoot, '.tools', 'node_modules', '.bin', 'pnpm');
+// scripts/workspace.mjs installs pnpm into .tools/ only when the pinned one is not on PATH already.
+const pnpm = process.env.PNPM ?? (existsSync(localPnpm) ? localPnpm : 'pnpm');
 const adminUrl = process.env.PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const apps = process.argv.slice(2).length
   ? process.argv.slice(2)
