@@ -4,7 +4,7 @@ import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
 import type { Caller } from '../domain/caller';
 import type { AuthConfig } from './auth-config';
 import jwksClient from 'jwks-rsa';
-import { cachedVerification, defaultVerifiedTokenCache, type VerifiedToken } from './verified-token-cache';
+import { cachedVerification, type VerifiedToken } from './verified-token-cache';
 
 const RSA_ALGORITHMS: Algorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const EC_ALGORITHMS: Algorithm[] = ['ES256', 'ES384', 'ES512'];
@@ -40,8 +40,8 @@ function stringsOf(claim: unknown): string[] {
  * Builds the verifier once: keys parsed and the JWKS client (with its cache) created at start-up;
  * a token that verified is believed until its `exp` (at most a minute): verified-token-cache.ts.
  */
-export function createTokenVerifier(config: AuthConfig, cache = defaultVerifiedTokenCache): TokenVerifier {
-  return cachedVerification(createUncachedVerifier(config), cache);
+export function createTokenVerifier(config: AuthConfig): TokenVerifier {
+  return cachedVerification(createUncachedVerifier(config));
 }
 
 function createUncachedVerifier(config: AuthConfig): (token: string) => Promise<VerifiedToken> {

@@ -17,7 +17,7 @@ export interface VerifiedTokenCacheOptions {
   now?: () => number;
 }
 
-export const defaultVerifiedTokenCache: VerifiedTokenCacheOptions = { maxEntries: 10_000, maxAgeMs: 60_000 };
+const defaultVerifiedTokenCache: VerifiedTokenCacheOptions = { maxEntries: 10_000, maxAgeMs: 60_000 };
 
 /**
  * Verifying a signature and parsing the claims on every request cost more CPU than the rest of a
