@@ -42,5 +42,6 @@ export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[
   repositoryRoutes(table, services);
   issueRoutes(table, services);
   attachmentRoutes(table, services);
+  table.completePaths();
   return table;
 }

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { forbidden, unauthorized } from '@repo/http-errors';
+import { createHttpError, forbidden, unauthorized } from '@repo/http-errors';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { IRouter } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
@@ -113,6 +113,8 @@ export class RouteTable {
   /** The operations served at the site root (siteRoot), behind `siteMiddleware`. */
   readonly siteRouter: IRouter = Router();
   private readonly registry = new OpenAPIRegistry();
+  /** The methods of each declared path, per router: the `Allow` of its 405 and OPTIONS answers. */
+  private readonly allowed = new Map<IRouter, Map<string, string[]>>();
 
   /**
    * rootUrl: the base of Link headers; paging: the deployment's page sizes; siteMiddleware: what
@@ -134,6 +136,7 @@ export class RouteTable {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const router = route.siteRoot ? this.siteRouter : this.router;
     const middleware = route.siteRoot ? (this.options.siteMiddleware ?? []) : [];
+    this.allow(router, expressPath, route.method);
     router[route.method](expressPath, ...middleware, async (req, res) => {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
       if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
@@ -223,6 +226,34 @@ export class RouteTable {
         ),
       },
     });
+  }
+
+  private allow(router: IRouter, expressPath: string, method: Method): void {
+    const paths = this.allowed.get(router) ?? new Map<string, string[]>();
+    this.allowed.set(router, paths);
+    paths.set(expressPath, [...(paths.get(expressPath) ?? []), method.toUpperCase()]);
+  }
+
+  /**
+   * After the last operation: every declared path answers its other methods with 405 and `Allow`
+   * (OPTIONS with 204 and `Allow`), derived from the declarations above.
+   */
+  completePaths(): void {
+    for (const [router, paths] of this.allowed) {
+      for (const [expressPath, methods] of paths) {
+        const allow = methods.join(', ');
+        router.all(expressPath, (req, res) => {
+          if (req.method === 'OPTIONS') {
+            res.setHeader('Allow', allow);
+            res.status(204).end();
+            return;
+          }
+          throw createHttpError(405, `method not allowed: ${req.method} (this path allows ${allow})`, {
+            headers: { Allow: allow },
+          });
+        });
+      }
+    }
   }
 
   document(rootUrl: string): ReturnType<OpenApiGeneratorV3['generateDocument']> {
