@@ -16,10 +16,10 @@ import { apiRoutes } from './api-routes';
 import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
+import { jsonBody } from './json-body';
 import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
-import { refuseInvalidUtf8 } from './utf8-body';
 import { createWire } from './wire';
 
 export interface AppDependencies {
@@ -114,12 +114,6 @@ export function buildService({
   });
   // Error bodies point at Gitea's documentation URL; here that is the document itself.
   app.get('/api/swagger', (_req, res) => res.redirect(302, `${rootUrl}swagger.v1.json`));
-  // As Gitea's binding: a body is JSON unless it is declared a form (curl -d sends form-urlencoded).
-  const jsonBody = express.json({
-    limit: '1mb',
-    type: (req) => !/multipart|form-urlencoded/i.test(req.headers['content-type'] ?? ''),
-    verify: refuseInvalidUtf8,
-  });
   app.use('/api/v1', jsonBody, authenticate, routes.router);
   // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
   app.use(routes.siteRouter);

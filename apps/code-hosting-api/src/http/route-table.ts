@@ -8,6 +8,7 @@ import { listOptions, type ListOptions, type PagingSettings } from '../domain/pa
 import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
 import { authenticationOf } from './authentication';
+import { assertJsonBody } from './json-body';
 import { setListHeaders } from './list-headers';
 import { apiError } from './schemas';
 
@@ -101,6 +102,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'not found',
   409: 'conflict',
   413: 'the upload is larger than allowed',
+  415: 'the body is not JSON',
   416: 'the requested range is not satisfiable',
   422: 'validation error',
   423: 'repository is archived',
@@ -146,6 +148,7 @@ export class RouteTable {
           `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
         );
       }
+      if (route.body) assertJsonBody(req);
       const body = route.body ? route.body.parse(req.body ?? {}) : undefined;
       const query = route.query ? route.query.parse(req.query) : {};
       const paging = listOptions(query as { page?: unknown; limit?: unknown }, pagingSettings);
@@ -216,7 +219,7 @@ export class RouteTable {
             : {}),
         },
         ...Object.fromEntries(
-          route.errors.map((status) => [
+          [...route.errors, ...(route.body ? [415] : [])].map((status) => [
             status,
             {
               description: errorDescriptions[status] ?? 'error',
