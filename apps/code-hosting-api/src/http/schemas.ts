@@ -26,29 +26,48 @@ const website = z
 
 // ---- requests ---------------------------------------------------------------------------
 
+/**
+ * An optional request field as Gitea binds it. `null` is "not given": Go decodes a JSON null into
+ * the zero value (a pointer stays nil), and Gitea's clients send null for every unset pointer
+ * (gitea-js, the Go SDK's `*string`). With `emptyIsAbsent`, `""` is "not given" too: the fields
+ * whose Gitea handler skips an empty value (enums such as `visibility` or `state`, an issue edit's
+ * `title`, an edit's `password`, an attachment's new `name`), which the Go SDK sends as `""` when
+ * unset. The OpenAPI document says both (nullable; `""` among an enum's values).
+ */
+function optionalField<T extends z.ZodType>(schema: T, options: { emptyIsAbsent?: boolean } = {}) {
+  const field = z.preprocess(
+    (value) => (value === null || (options.emptyIsAbsent && value === '') ? undefined : value),
+    schema.optional(),
+  );
+  return options.emptyIsAbsent && schema instanceof z.ZodEnum
+    ? field.openapi({ enum: [...(schema.options as string[]), '', null] })
+    : field;
+}
+
 export const createOrgOption = z
   .object({
     username: z.string().min(1),
-    full_name: z.string().max(100).optional(),
-    email: z.string().max(255).optional(),
-    description: z.string().max(255).optional(),
-    website: website.optional(),
-    location: z.string().max(50).optional(),
+    full_name: optionalField(z.string().max(100)),
+    email: optionalField(z.string().max(255)),
+    description: optionalField(z.string().max(255)),
+    website: optionalField(website),
+    location: optionalField(z.string().max(50)),
     // Gitea accepts "" for the default.
-    visibility: z.enum(['public', 'limited', 'private', '']).optional(),
-    repo_admin_change_team_access: z.boolean().optional(),
+    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    repo_admin_change_team_access: optionalField(z.boolean()),
   })
   .openapi('CreateOrgOption');
 
 export const editOrgOption = z
   .object({
-    full_name: z.string().max(100).optional(),
-    email: z.string().max(255).optional(),
-    description: z.string().max(255).optional(),
-    website: website.optional(),
-    location: z.string().max(50).optional(),
-    visibility: visibility.optional(),
-    repo_admin_change_team_access: z.boolean().optional(),
+    full_name: optionalField(z.string().max(100)),
+    email: optionalField(z.string().max(255)),
+    description: optionalField(z.string().max(255)),
+    website: optionalField(website),
+    location: optionalField(z.string().max(50)),
+    // The Go SDK sends "" when the caller leaves it unset; Gitea's Edit skips it.
+    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    repo_admin_change_team_access: optionalField(z.boolean()),
   })
   .openapi('EditOrgOption');
 
@@ -59,35 +78,36 @@ export const createUserOption = z
     username: z.string().min(1),
     email: z.string().min(1).max(255),
     password: z.string().min(1).max(255),
-    full_name: z.string().max(100).optional(),
-    visibility: visibility.optional(),
-    login_name: z.string().optional(),
-    source_id: z.number().int().optional(),
-    must_change_password: z.boolean().optional(),
-    send_notify: z.boolean().optional(),
-    restricted: z.boolean().optional(),
+    full_name: optionalField(z.string().max(100)),
+    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    login_name: optionalField(z.string()),
+    source_id: optionalField(z.number().int()),
+    must_change_password: optionalField(z.boolean()),
+    send_notify: optionalField(z.boolean()),
+    restricted: optionalField(z.boolean()),
   })
   .openapi('CreateUserOption');
 
 export const editUserOption = z
   .object({
-    admin: z.boolean().optional(),
-    allow_create_organization: z.boolean().optional(),
-    active: z.boolean().optional(),
-    password: z.string().min(1).max(255).optional(),
-    email: z.string().max(255).optional(),
-    full_name: z.string().max(100).optional(),
-    visibility: visibility.optional(),
-    description: z.string().max(255).optional(),
-    website: website.optional(),
-    location: z.string().max(50).optional(),
-    login_name: z.string().optional(),
-    source_id: z.number().int().optional(),
+    admin: optionalField(z.boolean()),
+    allow_create_organization: optionalField(z.boolean()),
+    active: optionalField(z.boolean()),
+    // Gitea changes the password only when one is given; the Go SDK always sends the field.
+    password: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
+    email: optionalField(z.string().max(255)),
+    full_name: optionalField(z.string().max(100)),
+    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    description: optionalField(z.string().max(255)),
+    website: optionalField(website),
+    location: optionalField(z.string().max(50)),
+    login_name: optionalField(z.string()),
+    source_id: optionalField(z.number().int()),
   })
   .openapi('EditUserOption');
 
 export const createAccessTokenOption = z
-  .object({ name: z.string().min(1).max(255), scopes: z.array(z.string()).optional() })
+  .object({ name: z.string().min(1).max(255), scopes: optionalField(z.array(z.string())) })
   .openapi('CreateAccessTokenOption');
 
 const teamPermission = z.enum(['read', 'write', 'admin', 'owner']);
@@ -99,64 +119,75 @@ export const createTeamOption = z
       .min(1)
       .max(255)
       .regex(/^[-.\w]+$/, 'must be valid alpha or numeric or dash(-_) or dot characters'),
-    description: z.string().max(255).optional(),
-    permission: teamPermission.optional(),
-    can_create_org_repo: z.boolean().optional(),
-    includes_all_repositories: z.boolean().optional(),
-    units: z.array(z.string()).optional(),
-    units_map: z.record(z.string(), z.string()).optional(),
+    description: optionalField(z.string().max(255)),
+    permission: optionalField(teamPermission, { emptyIsAbsent: true }),
+    can_create_org_repo: optionalField(z.boolean()),
+    includes_all_repositories: optionalField(z.boolean()),
+    units: optionalField(z.array(z.string())),
+    units_map: optionalField(z.record(z.string(), z.string())),
   })
   .openapi('CreateTeamOption');
 
 export const createRepoOption = z
   .object({
     name: z.string().min(1).max(100),
-    description: z.string().max(2048).optional(),
-    private: z.boolean().optional(),
-    auto_init: z.boolean().optional(),
-    default_branch: z.string().optional(),
-    template: z.boolean().optional(),
+    description: optionalField(z.string().max(2048)),
+    private: optionalField(z.boolean()),
+    auto_init: optionalField(z.boolean()),
+    default_branch: optionalField(z.string()),
+    template: optionalField(z.boolean()),
   })
   .openapi('CreateRepoOption');
 
 export const editRepoOption = z
   .object({
-    name: z.string().min(1).max(100).optional(),
-    description: z.string().max(2048).optional(),
-    website: website.optional(),
-    private: z.boolean().optional(),
-    archived: z.boolean().optional(),
+    name: optionalField(z.string().min(1).max(100)),
+    description: optionalField(z.string().max(2048)),
+    website: optionalField(website),
+    private: optionalField(z.boolean()),
+    archived: optionalField(z.boolean()),
   })
   .openapi('EditRepoOption');
 
 export const addCollaboratorOption = z
-  .object({ permission: z.enum(['read', 'write', 'admin']).optional() })
+  .object({ permission: optionalField(z.enum(['read', 'write', 'admin']), { emptyIsAbsent: true }) })
   .openapi('AddCollaboratorOption');
 
 export const createIssueOption = z
-  .object({ title: z.string().min(1).max(255), body: z.string().optional(), closed: z.boolean().optional() })
+  .object({
+    title: z.string().min(1).max(255),
+    body: optionalField(z.string()),
+    closed: optionalField(z.boolean()),
+  })
   .openapi('CreateIssueOption');
 
 export const editIssueOption = z
   .object({
-    title: z.string().min(1).max(255).optional(),
-    body: z.string().optional(),
-    state: z.enum(['open', 'closed']).optional(),
+    // Gitea keeps the title when it is empty; `body: ""` empties the body (null keeps it).
+    title: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
+    body: optionalField(z.string()),
+    state: optionalField(z.enum(['open', 'closed']), { emptyIsAbsent: true }),
   })
   .openapi('EditIssueOption');
 
 export const createPullRequestOption = z
   .object({
     title: z.string().min(1).max(255),
-    body: z.string().optional(),
+    body: optionalField(z.string()),
     head: z.string().min(1),
     base: z.string().min(1),
   })
   .openapi('CreatePullRequestOption');
 
-/** A query value as Gitea's ctx.FormString reads it: the first of repeated parameters. */
+/**
+ * A query value as Gitea's ctx.FormString reads it: the first of repeated parameters, and an
+ * empty value (`?state=`) is not given.
+ */
 function firstValue<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema.optional());
+  return z.preprocess((value) => {
+    const first: unknown = Array.isArray(value) ? value[0] : value;
+    return first === '' ? undefined : first;
+  }, schema.optional());
 }
 
 export const listQuery = z.object({
@@ -184,7 +215,7 @@ export const issueListQuery = listQuery.extend({
 });
 
 export const editAttachmentOptions = z
-  .object({ name: z.string().optional() })
+  .object({ name: optionalField(z.string(), { emptyIsAbsent: true }) })
   .openapi('EditAttachmentOptions');
 
 /** The upload's query: `name`, the display name instead of the uploaded file's own. */
