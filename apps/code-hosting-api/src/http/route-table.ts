@@ -50,6 +50,8 @@ export interface RouteDefinition<
   path: Path;
   operationId: string;
   summary: string;
+  /** Served for older clients (Gitea's deprecated routes); documented as deprecated. */
+  deprecated?: boolean;
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
@@ -180,6 +182,7 @@ export class RouteTable {
       path: route.path,
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.deprecated ? { deprecated: true } : {}),
       tags: [route.tag],
       parameters: pathParameters,
       ...(route.siteRoot ? { servers: [{ url: rootUrl }] } : {}),

@@ -23,24 +23,32 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     },
   });
 
-  routes.add({
-    method: 'post',
-    path: '/orgs/{org}/repos',
-    operationId: 'createOrgRepo',
-    summary: 'Create a repository in an organization',
-    tag: 'organization',
-    body: s.createRepoOption,
-    success: { status: 201, description: 'Repository', schema: s.repository },
-    errors: [401, 403, 404, 409, 422],
-    async handle({ res, caller, body, params }) {
-      const { repository, level } = await repositories.createForOrganization(caller, params.org, {
-        name: body.name,
-        description: body.description,
-        isPrivate: body.private,
-      });
-      res.status(201).json(wire.toRepository(repository, level, caller));
-    },
-  });
+  // Gitea keeps the singular path for older clients (createOrgRepoDeprecated); the Go SDK's
+  // CreateOrgRepo still posts there. One operation, two paths.
+  for (const [path, operationId, deprecated] of [
+    ['/orgs/{org}/repos', 'createOrgRepo', false],
+    ['/org/{org}/repos', 'createOrgRepoDeprecated', true],
+  ] as const) {
+    routes.add({
+      method: 'post',
+      path,
+      operationId,
+      summary: 'Create a repository in an organization',
+      deprecated,
+      tag: 'organization',
+      body: s.createRepoOption,
+      success: { status: 201, description: 'Repository', schema: s.repository },
+      errors: [401, 403, 404, 409, 422],
+      async handle({ res, caller, body, params }) {
+        const { repository, level } = await repositories.createForOrganization(caller, params.org, {
+          name: body.name,
+          description: body.description,
+          isPrivate: body.private,
+        });
+        res.status(201).json(wire.toRepository(repository, level, caller));
+      },
+    });
+  }
 
   routes.add({
     method: 'get',
