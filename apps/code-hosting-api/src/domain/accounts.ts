@@ -6,6 +6,7 @@ import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountRecord, TokenRecord, Visibility } from './records';
+import type { RequestedNumber } from './requested-number';
 import { knownScopes } from './token-scopes';
 import { TokenUseRecorder } from './token-use';
 
@@ -121,6 +122,16 @@ export function accountService(
     createUserAccount,
     issueToken,
     visibleUser,
+
+    /**
+     * The account whose avatar_url names this id, user or organization. As Gitea, avatars are
+     * served to anyone who has the URL (an <img> sends no token), whatever the account's visibility.
+     */
+    async avatarOwner(id: RequestedNumber): Promise<AccountRecord> {
+      const account = id.value === null ? null : await store.findAccountById(id.value);
+      if (!account) throw notFound(`avatar ${id.text} does not exist`);
+      return account;
+    },
 
     async authenticateToken(secret: string): Promise<{ account: AccountRecord; scopes: string[] } | null> {
       const found = await store.findTokenByHash(hashToken(secret));

@@ -9,6 +9,7 @@ import type { Storage } from '../storage/storage';
 import { RouteTable } from './route-table';
 import { adminUserRoutes } from './routes/admin-users';
 import { attachmentRoutes } from './routes/attachments';
+import { avatarRoutes } from './routes/avatars';
 import { issueRoutes } from './routes/issues';
 import { organizationRoutes } from './routes/organizations';
 import { repositoryRoutes } from './routes/repositories';
@@ -42,6 +43,7 @@ export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[
   repositoryRoutes(table, services);
   issueRoutes(table, services);
   attachmentRoutes(table, services);
+  avatarRoutes(table, services);
   table.completePaths();
   return table;
 }

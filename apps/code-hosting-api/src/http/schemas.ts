@@ -223,6 +223,11 @@ export const attachmentUploadQuery = z.object({
   name: firstValue(z.string()).openapi({ type: 'string', description: 'name of the attachment' }),
 });
 
+/** An avatar's query: `size`, its width and height in pixels (Gitea's parameter). */
+export const avatarQuery = z.object({
+  size: firstValue(z.string()).openapi({ type: 'integer', description: 'width and height in pixels' }),
+});
+
 /** The upload's multipart/form-data body (streamed by the handler, documented here). */
 export const attachmentUploadForm = z.object({
   attachment: z.string().openapi({ type: 'string', format: 'binary', description: 'attachment to upload' }),
