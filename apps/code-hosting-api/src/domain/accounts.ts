@@ -108,6 +108,11 @@ export function accountService(
   /** The user a path names, when the caller may see them. */
   const visibleUser = (caller: Caller, username: string) => visibleAccount(store, caller, 'user', username);
 
+  function requireSiteAdmin(caller: Caller): void {
+    requireUser(caller);
+    if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+  }
+
   /** Gitea's reqSelfOrAdmin. */
   async function selfOrAdmin(caller: Caller, username: string): Promise<AccountRecord> {
     const user = requireUser(caller);
@@ -153,17 +158,21 @@ export function accountService(
 
     findAccount: (name: string) => store.findAccountByName(name),
 
+    /** Gitea's reqSiteAdmin: 401 anonymous, 403 for anyone but a site administrator. */
+    requireSiteAdmin,
+
+    /** Who may manage the tokens of that account (Gitea's reqSelfOrAdmin). */
+    selfOrAdmin,
+
     /** POST /admin/users. */
     async adminCreateUser(caller: Caller, user: NewUser): Promise<AccountRecord> {
-      requireUser(caller);
-      if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+      requireSiteAdmin(caller);
       return createUserAccount(user);
     },
 
     /** PATCH /admin/users/{username}: only supplied fields change. */
     async adminEditUser(caller: Caller, username: string, changes: UserChanges): Promise<AccountRecord> {
-      requireUser(caller);
-      if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+      requireSiteAdmin(caller);
       const account = await store.findAccountByName(username);
       if (!account || account.type !== 'user') throw notFound(`user ${username} does not exist`);
       if (changes.email !== undefined && !isValidEmail(changes.email)) {

@@ -92,6 +92,10 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
   }
 
   return {
+    /** The issue when the caller may write its attachments (upload, rename, delete). */
+    writableIssue: (caller: Caller, owner: string, repo: string, index: RequestedNumber) =>
+      issueOf(caller, owner, repo, index, 'write'),
+
     /** GET …/issues/{index}/assets. */
     async list(caller: Caller, owner: string, repo: string, index: RequestedNumber) {
       const { repository, issue } = await issueOf(caller, owner, repo, index, 'read');

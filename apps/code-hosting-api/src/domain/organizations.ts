@@ -85,8 +85,28 @@ export function organizationService(store: Store, settings: OrganizationSettings
     if (existing && existing.id !== exceptId) throw accountExistsError(name);
   }
 
+  /** Seed rule 2: site admins always; others when their account and the deployment allow it. */
+  function assertMayCreate(caller: Caller): AccountRecord {
+    const user = requireUser(caller);
+    const allowed =
+      isSiteAdmin(caller) ||
+      (user.allowCreateOrganization && !settings.disableRegularOrgCreation && !caller.publicOnly);
+    if (!allowed) throw forbidden('user is not allowed to create organizations');
+    return user;
+  }
+
+  /** Who may rename or delete: owners, and only site administrators under the danger-zone setting. */
+  async function renamableOrganization(caller: Caller, name: string): Promise<AccountRecord> {
+    const org = await ownedOrganization(caller, name);
+    assertDangerZoneAllowed(caller);
+    return org;
+  }
+
   return {
     visibleOrganization,
+    assertMayCreate,
+    ownedOrganization,
+    renamableOrganization,
 
     /** GET /orgs (seed rule 1): the organizations the caller may see (access.ts says which). */
     async listAll(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
@@ -136,11 +156,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
     /** POST /orgs (seed rule 2). */
     async create(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
-      const user = requireUser(caller);
-      const allowed =
-        isSiteAdmin(caller) ||
-        (user.allowCreateOrganization && !settings.disableRegularOrgCreation && !caller.publicOnly);
-      if (!allowed) throw forbidden('user is not allowed to create organizations');
+      const user = assertMayCreate(caller);
       assertUsableAccountName(name, 'username');
       assertEmail(fields.email);
       await assertNameFree(name);
@@ -169,8 +185,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
     /** POST /orgs/{org}/rename (seed rules 4 and 5): the id, members, repositories and feed stay. */
     async rename(caller: Caller, name: string, newName: string): Promise<void> {
-      const org = await ownedOrganization(caller, name);
-      assertDangerZoneAllowed(caller);
+      const org = await renamableOrganization(caller, name);
       if (newName === org.name) return;
       assertUsableAccountName(newName, 'new_name');
       await assertNameFree(newName, org.id);

@@ -124,8 +124,48 @@ export function repositoryService(store: Store) {
       throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
   }
 
+  /** The organization the caller may create repositories in: owners and teams that may. */
+  async function creatableIn(caller: Caller, orgName: string) {
+    const user = requireUser(caller);
+    const org = await visibleAccount(store, caller, 'organization', orgName);
+    const membership = await membershipOf(store, org, user.id);
+    if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
+      throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
+    }
+    return { user, org, membership };
+  }
+
+  /** The repository when the caller administers it (settings, collaborators). */
+  async function administered(caller: Caller, owner: string, name: string) {
+    const user = requireUser(caller);
+    const found = await readable(caller, owner, name);
+    if (!atLeast(found.level, 'admin')) throw forbidden('must be a repository administrator');
+    return { user, ...found };
+  }
+
+  /** The repository when a signed-in caller may read it (and so open issues and pull requests). */
+  async function readableBySignedIn(caller: Caller, owner: string, name: string) {
+    const user = requireUser(caller);
+    return { user, ...(await readable(caller, owner, name)) };
+  }
+
+  /** The issue when the caller may edit it: its poster or a writer. */
+  async function editableIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
+    const { user, repository, level } = await readableBySignedIn(caller, owner, name);
+    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
+    if (!issue)
+      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+    if (issue.poster.id !== user.id && !atLeast(level, 'write'))
+      throw forbidden('write permission on the issue is required');
+    return { user, repository, issue };
+  }
+
   return {
     readable,
+    creatableIn,
+    administered,
+    readableBySignedIn,
+    editableIssue,
 
     /** POST /user/repos. */
     async createForUser(
@@ -138,12 +178,7 @@ export function repositoryService(store: Store) {
 
     /** POST /orgs/{org}/repos: owners and members of teams that may create repositories. */
     async createForOrganization(caller: Caller, orgName: string, fields: NewRepository) {
-      const user = requireUser(caller);
-      const org = await visibleAccount(store, caller, 'organization', orgName);
-      const membership = await membershipOf(store, org, user.id);
-      if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
-        throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
-      }
+      const { user, org, membership } = await creatableIn(caller, orgName);
       // A creator who is not an owner keeps administering what they made, as in Gitea.
       const repository = await create(
         org.id,
@@ -156,9 +191,7 @@ export function repositoryService(store: Store) {
 
     /** PATCH /repos/{owner}/{repo}: repository administrators. */
     async edit(caller: Caller, owner: string, name: string, changes: RepositoryChanges) {
-      const user = requireUser(caller);
-      const { repository, level } = await readable(caller, owner, name);
-      if (!atLeast(level, 'admin')) throw forbidden('must be a repository administrator');
+      const { user, repository, level } = await administered(caller, owner, name);
       // An archived repository only accepts being unarchived (or the same settings again).
       if (repository.isArchived && changes.isArchived !== false) {
         const other = Object.entries(changes).some(
@@ -212,9 +245,7 @@ export function repositoryService(store: Store) {
       username: string,
       permission: 'read' | 'write' | 'admin',
     ) {
-      requireUser(caller);
-      const { repository, level } = await readable(caller, owner, name);
-      if (!atLeast(level, 'admin')) throw forbidden('must be a repository administrator');
+      const { repository } = await administered(caller, owner, name);
       assertNotArchived(repository);
       const user = await store.findAccountByName(username);
       if (!user || user.type !== 'user')
@@ -229,8 +260,7 @@ export function repositoryService(store: Store) {
       name: string,
       fields: NewIssue,
     ): Promise<{ issue: IssueRecord; repository: RepositoryRecord }> {
-      const user = requireUser(caller);
-      const { repository } = await readable(caller, owner, name);
+      const { user, repository } = await readableBySignedIn(caller, owner, name);
       assertNotArchived(repository);
       let issue = await openIssue(repository, {
         repoId: repository.id,
@@ -247,8 +277,7 @@ export function repositoryService(store: Store) {
 
     /** POST /repos/{owner}/{repo}/pulls: an issue flagged as a pull request (no git data behind it). */
     async createPullRequest(caller: Caller, owner: string, name: string, fields: NewPullRequest) {
-      const user = requireUser(caller);
-      const { repository, level } = await readable(caller, owner, name);
+      const { user, repository, level } = await readableBySignedIn(caller, owner, name);
       assertNotArchived(repository);
       if (fields.head === fields.base) throw unprocessableEntity('head: must differ from base');
       const issue = await openIssue(repository, {
@@ -293,13 +322,7 @@ export function repositoryService(store: Store) {
       index: RequestedNumber,
       changes: IssueChanges,
     ) {
-      const user = requireUser(caller);
-      const { repository, level } = await readable(caller, owner, name);
-      const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-      if (!issue)
-        throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
-      if (issue.poster.id !== user.id && !atLeast(level, 'write'))
-        throw forbidden('write permission on the issue is required');
+      const { user, repository, issue } = await editableIssue(caller, owner, name, index);
       assertNotArchived(repository);
       const updated = await updateIssue(repository, issue, user.id, {
         title: changes.title,

@@ -32,15 +32,23 @@ export function teamService(store: Store) {
     return { team, org };
   }
 
+  /** The organization whose teams the caller may create: owners only. */
+  async function ownedOrganization(caller: Caller, orgName: string): Promise<AccountRecord> {
+    const org = await visibleOrganization(caller, orgName);
+    await requireOwner(caller, org);
+    return org;
+  }
+
   return {
+    ownedOrganization,
+
     /** POST /orgs/{org}/teams: organization owners only. */
     async create(
       caller: Caller,
       orgName: string,
       team: NewTeam,
     ): Promise<{ team: TeamRecord; org: AccountRecord }> {
-      const org = await visibleOrganization(caller, orgName);
-      await requireOwner(caller, org);
+      const org = await ownedOrganization(caller, orgName);
       if (await store.findTeamByName(org.id, team.name))
         throw unprocessableEntity(`team already exists [name: ${team.name}]`);
       const permission = team.permission ?? 'read';

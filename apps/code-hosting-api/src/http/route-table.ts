@@ -3,7 +3,7 @@ import { createHttpError, forbidden, unauthorized } from '@repo/http-errors';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { IRouter } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
-import type { Caller } from '../domain/caller';
+import { requireUser, type Caller } from '../domain/caller';
 import { listOptions, type ListOptions, type PagingSettings } from '../domain/pagination';
 import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
@@ -55,6 +55,13 @@ export interface RouteDefinition<
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
+  /**
+   * Who may act, decided before the body is read (Gitea's route middleware: reqToken, reqOrgOwnership,
+   * … run before bind): a caller refused here gets 401/403/404 whatever the body. It runs only when
+   * the body is refused (the handler decides the same again on its way); without it, a signed-in
+   * caller is what a write needs.
+   */
+  authorize?: (context: { caller: Caller; params: PathParameters<Path> }) => unknown;
   /** A multipart/form-data body the handler streams itself (uploads): documented here, never parsed. */
   formData?: ZodObject;
   query?: QuerySchema;
@@ -110,6 +117,20 @@ const errorDescriptions: Record<number, string> = {
   423: 'repository is archived',
 };
 
+/**
+ * The operation's JSON body, valid. A body refused (not JSON, or invalid) is refused only after
+ * `authorize` let the caller through, so that a caller who may not act learns nothing about it.
+ */
+async function readBody(req: Request, schema: ZodType, authorize: () => Promise<unknown>): Promise<unknown> {
+  try {
+    assertJsonBody(req);
+    return schema.parse(req.body ?? {});
+  } catch (error) {
+    await authorize();
+    throw error;
+  }
+}
+
 /** One declaration per operation: the Express route and its OpenAPI description come from it. */
 export class RouteTable {
   /** The /api/v1 operations. */
@@ -150,8 +171,13 @@ export class RouteTable {
           `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
         );
       }
-      if (route.body) assertJsonBody(req);
-      const body = route.body ? route.body.parse(req.body ?? {}) : undefined;
+      const { authorize } = route;
+      const body = route.body
+        ? await readBody(req, route.body, async () => {
+            if (authorize) await authorize({ caller, params: req.params as PathParameters<Path> });
+            else requireUser(caller);
+          })
+        : undefined;
       const query = route.query ? route.query.parse(req.query) : {};
       const paging = listOptions(query as { page?: unknown; limit?: unknown }, pagingSettings);
       await route.handle({

@@ -95,6 +95,8 @@ export function attachmentRoutes(
     operationId: 'issueEditIssueAttachment',
     summary: 'Edit an issue attachment',
     body: s.editAttachmentOptions,
+    authorize: ({ caller, params }) =>
+      attachments.writableIssue(caller, params.owner, params.repo, requestedNumber(params.index)),
     success: { status: 201, description: 'Attachment', schema: s.attachment },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {

@@ -32,6 +32,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'issueCreateIssue',
     summary: 'Create an issue',
     body: s.createIssueOption,
+    authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
@@ -64,6 +65,8 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'issueEditIssue',
     summary: 'Edit an issue',
     body: s.editIssueOption,
+    authorize: ({ caller, params }) =>
+      repositories.editableIssue(caller, params.owner, params.repo, requestedNumber(params.index)),
     success: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 423],
     async handle({ res, caller, body, params }) {
@@ -87,6 +90,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     tag: 'repository',
     scope: 'repository',
     body: s.createPullRequestOption,
+    authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
     success: { status: 201, description: 'PullRequest', schema: s.pullRequest },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {

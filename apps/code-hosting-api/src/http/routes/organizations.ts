@@ -65,6 +65,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgCreate',
     summary: 'Create an organization',
     body: s.createOrgOption,
+    authorize: ({ caller }) => organizations.assertMayCreate(caller),
     success: { status: 201, description: 'Organization', schema: s.organization },
     errors: [401, 403, 422],
     async handle({ res, caller, body }) {
@@ -99,6 +100,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgEdit',
     summary: 'Edit an organization',
     body: s.editOrgOption,
+    authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org),
     success: { status: 200, description: 'Organization', schema: s.organization },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
@@ -121,6 +123,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'renameOrg',
     summary: 'Rename an organization',
     body: s.renameOrgOption,
+    authorize: ({ caller, params }) => organizations.renamableOrganization(caller, params.org),
     success: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {

@@ -37,6 +37,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
       deprecated,
       tag: 'organization',
       body: s.createRepoOption,
+      authorize: ({ caller, params }) => repositories.creatableIn(caller, params.org),
       success: { status: 201, description: 'Repository', schema: s.repository },
       errors: [401, 403, 404, 409, 422],
       async handle({ res, caller, body, params }) {
@@ -69,6 +70,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     operationId: 'repoEdit',
     summary: "Edit a repository's properties",
     body: s.editRepoOption,
+    authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo),
     success: { status: 200, description: 'Repository', schema: s.repository },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
@@ -102,6 +104,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     operationId: 'repoAddCollaborator',
     summary: 'Add or update a collaborator',
     body: s.addCollaboratorOption,
+    authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo),
     success: { status: 204, description: 'added' },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {

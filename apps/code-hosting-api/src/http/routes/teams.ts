@@ -12,6 +12,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     operationId: 'orgCreateTeam',
     summary: 'Create a team',
     body: s.createTeamOption,
+    authorize: ({ caller, params }) => teams.ownedOrganization(caller, params.org),
     success: { status: 201, description: 'Team', schema: s.team },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {

@@ -37,6 +37,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     summary: 'Create an access token',
     basicAuthOnly: true,
     body: s.createAccessTokenOption,
+    authorize: ({ caller, params }) => accounts.selfOrAdmin(caller, params.username),
     success: { status: 201, description: 'AccessToken', schema: s.accessToken },
     errors: [400, 401, 403, 404],
     async handle({ res, caller, body, params }) {
