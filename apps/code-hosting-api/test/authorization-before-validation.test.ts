@@ -93,6 +93,19 @@ describe('authorization before body validation', () => {
     },
   );
 
+  it('a malformed or oversized JSON body: 401 anonymous, 403 for a caller who may not act', async () => {
+    const path = `${api}/orgs/${setting.org}`;
+    for (const body of ['{"full_name":', JSON.stringify({ description: 'x'.repeat(2 * 1024 * 1024) })]) {
+      await service.request.patch(path).type('json').send(body).expect(401);
+      await service.request
+        .patch(path)
+        .set(...auth(setting.outsider.token))
+        .type('json')
+        .send(body)
+        .expect(403);
+    }
+  });
+
   it("a token for another user's account: 403 whatever the body", async () => {
     const response = await service.request
       .post(`${api}/users/${setting.owner.username}/tokens`)

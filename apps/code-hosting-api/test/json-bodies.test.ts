@@ -25,7 +25,7 @@ describe('a body that is not JSON', () => {
   });
 
   it.each([
-    ['text/plain', '{"full_name":"Plain"}'],
+    ['text/plain', 'full_name=Plain'],
     ['application/xml', '<org/>'],
     [
       'multipart/form-data; boundary=x',
@@ -42,6 +42,29 @@ describe('a body that is not JSON', () => {
     expect(response.status).toBe(415);
     const after = await service.request.get(`${api}/orgs/${org.name}`).set(...auth(owner.token));
     expect(after.body.full_name).toBe('Before');
+  });
+
+  it('JSON sent as text/plain (fetch with a string body) is read as JSON, as Gitea reads it', async () => {
+    const owner = await createUser(service, 'plain-owner');
+    const org = await createOrg(service, owner);
+    const response = await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(owner.token))
+      .set('Content-Type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify({ full_name: 'Plain' }));
+    expect(response.status).toBe(200);
+    expect(response.body.full_name).toBe('Plain');
+  });
+
+  it('malformed JSON declared as JSON stays a 400', async () => {
+    const owner = await createUser(service, 'malformed-owner');
+    const org = await createOrg(service, owner);
+    const response = await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(owner.token))
+      .set('Content-Type', 'application/json')
+      .send('{"full_name":');
+    expect(response.status).toBe(400);
   });
 
   it('JSON with a charset or a +json type is JSON', async () => {

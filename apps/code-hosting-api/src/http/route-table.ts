@@ -8,7 +8,7 @@ import { listOptions, type ListOptions, type PagingSettings } from '../domain/pa
 import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
 import { authenticationOf } from './authentication';
-import { assertJsonBody } from './json-body';
+import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
 import { apiError } from './schemas';
 
@@ -123,8 +123,7 @@ const errorDescriptions: Record<number, string> = {
  */
 async function readBody(req: Request, schema: ZodType, authorize: () => Promise<unknown>): Promise<unknown> {
   try {
-    assertJsonBody(req);
-    return schema.parse(req.body ?? {});
+    return schema.parse(jsonBodyOf(req));
   } catch (error) {
     await authorize();
     throw error;
