@@ -12,6 +12,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { issueRoutes } from './routes/issues';
 import { organizationRoutes } from './routes/organizations';
 import { repositoryRoutes } from './routes/repositories';
+import { serverVersionRoutes } from './routes/server-version';
 import { teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/users';
 import type { Wire } from './wire';
@@ -35,6 +36,7 @@ export interface ApiServices {
  */
 export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[] = []): RouteTable {
   const table = new RouteTable({ rootUrl: services.rootUrl, paging: services.settings, siteMiddleware });
+  serverVersionRoutes(table, services);
   adminUserRoutes(table, services);
   userRoutes(table, services);
   organizationRoutes(table, services);

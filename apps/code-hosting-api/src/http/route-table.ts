@@ -49,6 +49,8 @@ export interface RouteDefinition<
   path: Path;
   operationId: string;
   summary: string;
+  /** Open to anyone and to every token whatever its scopes (Gitea's /version): no scope check. */
+  unscoped?: boolean;
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
@@ -138,7 +140,7 @@ export class RouteTable {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
       if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
-      if (caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
+      if (!route.unscoped && caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
         throw forbidden(
           `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
         );
@@ -175,6 +177,7 @@ export class RouteTable {
       operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
+      ...(route.unscoped ? { security: [] } : {}),
       parameters: pathParameters,
       ...(route.siteRoot ? { servers: [{ url: rootUrl }] } : {}),
       request: {
