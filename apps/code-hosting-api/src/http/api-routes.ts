@@ -7,6 +7,7 @@ import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
 import type { Storage } from '../storage/storage';
 import { RouteTable } from './route-table';
+import { adminOrganizationRoutes } from './routes/admin-organizations';
 import { adminUserRoutes } from './routes/admin-users';
 import { attachmentRoutes } from './routes/attachments';
 import { issueRoutes } from './routes/issues';
@@ -38,6 +39,7 @@ export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[
   const table = new RouteTable({ rootUrl: services.rootUrl, paging: services.settings, siteMiddleware });
   serverVersionRoutes(table, services);
   adminUserRoutes(table, services);
+  adminOrganizationRoutes(table, services);
   userRoutes(table, services);
   organizationRoutes(table, services);
   teamRoutes(table, services);
