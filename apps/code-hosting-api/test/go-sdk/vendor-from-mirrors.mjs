@@ -174,19 +174,36 @@ const usedByModule = new Map(
   MODULES.map((m) => [m.path, used.filter((p) => p === m.path || p.startsWith(`${m.path}/`))]),
 );
 
+// What `go mod vendor` (Go 1.17+) copies: the files directly in each used package's directory,
+// without tests, go.mod, go.sum and Go files tagged `ignore`, plus the license-like files
+// (LICENSE, PATENTS, …) of that directory's parents up to the module root.
+const metadata = /^(AUTHORS|CONTRIBUTORS|COPYLEFT|COPYING|COPYRIGHT|LEGAL|LICENSE|NOTICE|PATENTS)/;
+const ignored = (bytes) => /^\/\/go:build ignore$/m.test(bytes.toString('utf8').split('\npackage ')[0]);
 rmSync(path.join(here, 'vendor'), { recursive: true, force: true });
 for (const m of MODULES) {
+  const copy = (rel) => {
+    const target = path.join(here, 'vendor', m.path, rel);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, contents.get(m.path).get(rel));
+  };
   for (const pkg of usedByModule.get(m.path)) {
-    const dir = pkg === m.path ? '' : pkg.slice(m.path.length + 1);
+    const dir = pkg === m.path ? '.' : pkg.slice(m.path.length + 1);
     for (const [rel, bytes] of contents.get(m.path)) {
-      if (path.posix.dirname(rel) !== (dir || '.') || rel.endsWith('_test.go')) continue;
-      if (rel.startsWith('testdata/') || rel.includes('/testdata/')) continue;
-      const target = path.join(here, 'vendor', m.path, rel);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, bytes);
+      if (path.posix.dirname(rel) !== dir || rel.endsWith('_test.go')) continue;
+      if (['go.mod', 'go.sum'].includes(path.posix.basename(rel))) continue;
+      if (rel.endsWith('.go') && ignored(bytes)) continue;
+      copy(rel);
+    }
+    for (let parent = dir; parent !== '.';) {
+      parent = path.posix.dirname(parent);
+      for (const rel of contents.get(m.path).keys()) {
+        if (path.posix.dirname(rel) === parent && metadata.test(path.posix.basename(rel))) copy(rel);
+      }
     }
   }
 }
+// The SDK's own go.sum: the hashes it publishes for its dependencies (go-sdk-vendor.test.ts).
+writeFileSync(path.join(here, 'gitea-sdk.go.sum'), contents.get(MODULES[0].path).get('go.sum'));
 writeFileSync(path.join(here, 'vendor', 'modules.txt'), modulesTxt(usedByModule));
 rmSync(work, { recursive: true, force: true });
 
