@@ -305,6 +305,20 @@ func TestSDK(t *testing.T) {
 		must(t, "CreateOrg with an all-scope token", err)
 	})
 
+	t.Run("ListAccessTokens", func(t *testing.T) {
+		// As tea does before it creates its login token: every token, pagination off (Page -1).
+		name := seedUser(t)
+		created := raw(t, as(name), "POST", "/users/"+name+"/tokens",
+			map[string]interface{}{"name": "listed", "scopes": []string{"read:user"}}, 201)
+		tokens, resp, err := userClient(t, name).ListAccessTokens(gitea.ListAccessTokensOptions{ListOptions: gitea.ListOptions{Page: -1}})
+		must(t, "ListAccessTokens", err)
+		expectStatus(t, resp, 200)
+		if len(tokens) != 1 || tokens[0].Name != "listed" || tokens[0].Token != "" ||
+			tokens[0].TokenLastEight != created["sha1"].(string)[32:] || len(tokens[0].Scopes) != 1 {
+			t.Fatalf("tokens %+v", tokens)
+		}
+	})
+
 	t.Run("DeleteAccessToken/ByID", func(t *testing.T) {
 		name := seedUser(t)
 		created := raw(t, as(name), "POST", "/users/"+name+"/tokens",
