@@ -16,6 +16,12 @@ import {
   type AttachmentSettings,
 } from './storage/storage-config';
 
+/**
+ * The Gitea release whose API v1 the service follows: the reference Swagger document
+ * (shared/reference) is Gitea 1.23's, and the operations in scope behave as 1.23's.
+ */
+export const GITEA_API_VERSION = '1.23.8';
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
@@ -52,6 +58,12 @@ const environmentSchema = z
     ADMIN_USERNAME: z.string().min(1).optional(),
     ADMIN_PASSWORD: z.string().min(1).optional(),
     ADMIN_EMAIL: z.string().min(1).optional(),
+    // The Gitea release whose API v1 this service follows, answered by GET /api/v1/version:
+    // clients such as the Go SDK read it to decide which calls the server supports.
+    GITEA_VERSION: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/, 'must be a Gitea release number such as 1.23.8')
+      .default(GITEA_API_VERSION),
     // Comma-separated; "danger_zone" restricts rename, delete and visibility changes to site admins.
     ORG_DISABLED_FEATURES: z.string().default(''),
     // Gitea's [admin] DISABLE_REGULAR_ORG_CREATION and [service] DEFAULT_ALLOW_CREATE_ORGANIZATION.
@@ -112,6 +124,8 @@ export interface ServiceSettings {
   loginThrottle: LoginThrottleSettings;
   /** Express's "trust proxy" setting: whose X-Forwarded-For names the client's address. */
   trustProxy: boolean | number | string;
+  /** The Gitea release whose API this service follows (GET /api/v1/version). */
+  giteaVersion: string;
   /** A token's `last_used_at` is written at most once per this many milliseconds (one minute). */
   tokenUseIntervalMs: number;
 }
@@ -128,6 +142,7 @@ export const defaultSettings: ServiceSettings = {
   loginThrottle: defaultLoginThrottleSettings,
   trustProxy: false,
   tokenUseIntervalMs: 60_000,
+  giteaVersion: GITEA_API_VERSION,
 };
 
 export class ConfigError extends Error {}
@@ -177,6 +192,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       },
       trustProxy: env.TRUST_PROXY,
       tokenUseIntervalMs: defaultSettings.tokenUseIntervalMs,
+      giteaVersion: env.GITEA_VERSION,
     },
     bootstrapAdmin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD

@@ -28,6 +28,15 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
       return row && toToken(row);
     },
 
+    async listTokens(accountId, offset, limit) {
+      const where = { accountId: BigInt(accountId) };
+      const [rows, total] = await Promise.all([
+        prisma.accessToken.findMany({ where, orderBy: [{ id: 'desc' }], skip: offset, take: limit }),
+        prisma.accessToken.count({ where }),
+      ]);
+      return { items: rows.map(toToken), total };
+    },
+
     async findTokenByHash(tokenHash) {
       // Every token-authenticated request runs this: one statement (Prisma's include ran two).
       const [row] = await prisma.$queryRaw<TokenWithAccountRow[]>`

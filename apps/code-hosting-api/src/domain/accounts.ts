@@ -4,8 +4,9 @@ import type { AccountChanges, Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { offsetOf, type ListOptions } from './pagination';
 import { hashPassword, verifyPassword } from './passwords';
-import type { AccountRecord, TokenRecord, Visibility } from './records';
+import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
 import type { RequestedNumber } from './requested-number';
 import { knownScopes } from './token-scopes';
 import { TokenUseRecorder } from './token-use';
@@ -192,6 +193,12 @@ export function accountService(
     async createToken(caller: Caller, username: string, name: string, scopes: string[]) {
       const account = await selfOrAdmin(caller, username);
       return issueToken(account, name, scopes);
+    },
+
+    /** GET /users/{username}/tokens: the account's tokens, newest first (their secrets are not kept). */
+    async listTokens(caller: Caller, username: string, options: ListOptions): Promise<Page<TokenRecord>> {
+      const account = await selfOrAdmin(caller, username);
+      return store.listTokens(account.id, offsetOf(options), options.pageSize);
     },
 
     /** DELETE /users/{username}/tokens/{token}: by id or by name. */

@@ -115,6 +115,17 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return store.listOrganizations(filter, offsetOf(options), options.pageSize);
     },
 
+    /** GET /admin/orgs (Gitea's adminGetAllOrgs): every organization, for site administrators. */
+    async adminListAll(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
+      requireUser(caller);
+      if (!isSiteAdmin(caller)) throw forbidden('must be a site administrator');
+      return store.listOrganizations(
+        { visibleTo: accountVisibilityScope(caller) },
+        offsetOf(options),
+        options.pageSize,
+      );
+    },
+
     /** GET /user/orgs: every organization the caller belongs to (public ones only through a public-only token). */
     async listOwn(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
       const user = requireUser(caller);

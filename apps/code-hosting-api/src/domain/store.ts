@@ -140,6 +140,8 @@ export interface TokenStore {
   }): Promise<WriteOutcome<TokenRecord>>;
   findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
   findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
+  /** A page of the account's tokens, newest first. */
+  listTokens(accountId: number, offset: number, limit: number): Promise<Page<TokenRecord>>;
   findTokenByHash(tokenHash: string): Promise<{
     token: TokenRecord;
     account: AccountRecord;

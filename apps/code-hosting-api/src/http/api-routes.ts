@@ -7,12 +7,14 @@ import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
 import type { Storage } from '../storage/storage';
 import { RouteTable } from './route-table';
+import { adminOrganizationRoutes } from './routes/admin-organizations';
 import { adminUserRoutes } from './routes/admin-users';
 import { attachmentRoutes } from './routes/attachments';
 import { avatarRoutes } from './routes/avatars';
 import { issueRoutes } from './routes/issues';
 import { organizationRoutes } from './routes/organizations';
 import { repositoryRoutes } from './routes/repositories';
+import { serverVersionRoutes } from './routes/server-version';
 import { teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/users';
 import type { Wire } from './wire';
@@ -36,7 +38,9 @@ export interface ApiServices {
  */
 export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[] = []): RouteTable {
   const table = new RouteTable({ rootUrl: services.rootUrl, paging: services.settings, siteMiddleware });
+  serverVersionRoutes(table, services);
   adminUserRoutes(table, services);
+  adminOrganizationRoutes(table, services);
   userRoutes(table, services);
   organizationRoutes(table, services);
   teamRoutes(table, services);

@@ -52,6 +52,8 @@ export interface RouteDefinition<
   summary: string;
   /** Served for older clients (Gitea's deprecated routes); documented as deprecated. */
   deprecated?: boolean;
+  /** Open to anyone and to every token whatever its scopes (Gitea's /version): no scope check. */
+  unscoped?: boolean;
   /** Only HTTP Basic with a password will do (token creation). */
   basicAuthOnly?: boolean;
   body?: BodySchema;
@@ -165,7 +167,7 @@ export class RouteTable {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
       if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
-      if (caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
+      if (!route.unscoped && caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
         throw forbidden(
           `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
         );
@@ -209,6 +211,7 @@ export class RouteTable {
       summary: route.summary,
       ...(route.deprecated ? { deprecated: true } : {}),
       tags: [route.tag],
+      ...(route.unscoped ? { security: [] } : {}),
       parameters: pathParameters,
       ...(route.siteRoot ? { servers: [{ url: rootUrl }] } : {}),
       request: {

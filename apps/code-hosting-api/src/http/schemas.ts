@@ -237,6 +237,9 @@ export const attachmentUploadForm = z.object({
 
 export const apiError = z.object({ message: z.string(), url: z.string() }).openapi('APIError');
 
+/** Gitea's ServerVersion: the release number, e.g. `1.23.8`. */
+export const serverVersion = z.object({ version: z.string() }).openapi('ServerVersion');
+
 export const user = z
   .object({
     id: int64,

@@ -52,6 +52,21 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
   });
 
   routes.add({
+    method: 'get',
+    path: '/users/{username}/tokens',
+    operationId: 'userGetTokens',
+    summary: "List a user's access tokens (their secrets are never shown again)",
+    basicAuthOnly: true,
+    query: s.listQuery,
+    success: { status: 200, description: 'AccessTokenList', schema: s.accessToken, list: true },
+    errors: [401, 403, 404],
+    async handle({ caller, params, paging, sendPage }) {
+      const page = await accounts.listTokens(caller, params.username, paging);
+      sendPage(page, (token) => wire.toAccessToken(token, ''));
+    },
+  });
+
+  routes.add({
     method: 'delete',
     path: '/users/{username}/tokens/{token}',
     operationId: 'userDeleteAccessToken',

@@ -1,0 +1,25 @@
+import type { ApiServices } from '../api-routes';
+import type { RouteTable } from '../route-table';
+import * as s from '../schemas';
+
+/**
+ * `GET /version` (Gitea routers/api/v1/misc): the Gitea release whose API this service
+ * follows. Clients read it before anything else; the Go SDK's NewClient refuses a server
+ * that does not answer it.
+ */
+export function serverVersionRoutes(table: RouteTable, { settings }: ApiServices): void {
+  table.add({
+    tag: 'miscellaneous',
+    scope: 'misc',
+    unscoped: true,
+    method: 'get',
+    path: '/version',
+    operationId: 'getVersion',
+    summary: 'Returns the version of the Gitea application whose API this service follows',
+    success: { status: 200, description: 'ServerVersion', schema: s.serverVersion },
+    errors: [],
+    async handle({ res }) {
+      res.json({ version: settings.giteaVersion });
+    },
+  });
+}
