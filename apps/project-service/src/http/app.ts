@@ -49,6 +49,7 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
     unpagedLists,
   });
   app.use(openApiRoute(routes));
+  app.use(routes.methods());
   app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
   app.use(routes.router());
   app.use(routeNotFound());
