@@ -301,9 +301,10 @@ describe('users', () => {
       .expect(200);
   });
 
-  it('GET /api/swagger, the url of every error body, leads to the API document', async () => {
-    const response = await service.request.get('/api/swagger').expect(302);
-    expect(response.headers['location']).toBe(`${testRootUrl}swagger.v1.json`);
+  it('GET /api/swagger, the url of every error body, is the page showing the API document', async () => {
+    const response = await service.request.get('/api/swagger').expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.text).toContain('data-document="../swagger.v1.json"');
   });
 
   it('the bootstrap administrator is a site administrator', async () => {

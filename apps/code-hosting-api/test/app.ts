@@ -60,6 +60,7 @@ export async function createTestApp(
   settings: ServiceSettings = testSettings,
   connectOptions: ConnectOptions = {},
   storage: Storage = idleStorage,
+  rootUrl: string = testRootUrl,
 ) {
   const database = connectPrisma(source, connectOptions);
   try {
@@ -67,7 +68,7 @@ export async function createTestApp(
     const { app, settled } = buildService({
       database,
       logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
-      rootUrl: testRootUrl,
+      rootUrl,
       settings,
       storage,
     });
@@ -93,14 +94,24 @@ export interface CodeHostingTestApp extends TestApp {
 
 export function useCodeHostingApi(
   settings: Partial<ServiceSettings> = {},
-  options: { storage?: StorageKind } = {},
+  options: {
+    storage?: StorageKind;
+    /** ROOT_URL is the test server's own URL (a browser follows the document's links), not testRootUrl. */
+    rootUrlIsServer?: boolean;
+  } = {},
 ): CodeHostingTestApp {
   let storage: Storage | undefined;
-  const service = useTestApp(async (source) => {
+  const service = useTestApp(async (source, { baseUrl }) => {
     const opened = await openTestStorage(options.storage ?? 'disk');
     storage = opened.storage;
     try {
-      const instance = await createTestApp(source, { ...testSettings, ...settings }, {}, opened.storage);
+      const instance = await createTestApp(
+        source,
+        { ...testSettings, ...settings },
+        {},
+        opened.storage,
+        options.rootUrlIsServer ? `${baseUrl}/` : testRootUrl,
+      );
       return {
         app: instance.app,
         close: async () => {

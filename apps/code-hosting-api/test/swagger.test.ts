@@ -139,6 +139,34 @@ describe('responses conform to the served document and to Gitea’s definitions'
     expect(Object.keys(download.responses['200'].content)).toEqual(['application/octet-stream']);
   });
 
+  it('declares Gitea’s security schemes for every credential form it accepts, so Authorize offers each', async () => {
+    const document = await service.request.get('/swagger.v1.json').expect(200);
+    // Two-factor accounts do not exist here, so no X-GITEA-OTP (TOTPHeader).
+    const accepted = Object.entries(reference.securityDefinitions).filter(([name]) => name !== 'TOTPHeader');
+    const expected = Object.fromEntries(
+      accepted.map(([name, scheme]: [string, { type: string; name?: string; in?: string }]) => [
+        name,
+        scheme.type === 'basic'
+          ? { type: 'http', scheme: 'basic' }
+          : { type: scheme.type, name: scheme.name, in: scheme.in },
+      ]),
+    );
+    const served = document.body.components.securitySchemes as Record<string, Record<string, string>>;
+    expect(
+      Object.fromEntries(
+        Object.entries(served).map(([name, scheme]) => [
+          name,
+          scheme['type'] === 'http'
+            ? { type: scheme['type'], scheme: scheme['scheme'] }
+            : { type: scheme['type'], name: scheme['name'], in: scheme['in'] },
+        ]),
+      ),
+    ).toEqual(expected);
+    expect(document.body.security).toEqual(
+      reference.security.filter((requirement) => !('TOTPHeader' in requirement)),
+    );
+  });
+
   it('both validators reject a body of the wrong shape', () => {
     const wrong = { id: 'one', name: 5, visibility: true };
     expect(giteaValidator('Organization')(wrong)).toBe(false);

@@ -111,6 +111,29 @@ describe('parameters shared by the operations', () => {
     const response = await service.request.patch('/projects').set('Authorization', admin()).expect(405);
     expect(response.headers['allow']).toBe('GET, POST');
   });
+
+  it('answers OPTIONS on every documented path with 204 and Allow, without credentials', async () => {
+    const document = await service.request.get('/_projects/openapi3.json').expect(200);
+    const paths = document.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths).length).toBeGreaterThan(0);
+    for (const [path, operations] of Object.entries(paths)) {
+      const concrete = path.replace(/\{\w+\}/g, MISSING_UID);
+      const methods = Object.keys(operations).map((method) => method.toUpperCase());
+      const response = await service.request.options(concrete);
+      expect({
+        path,
+        status: response.status,
+        allow: response.headers['allow'],
+        body: response.text,
+      }).toEqual({ path, status: 204, allow: methods.join(', '), body: '' });
+    }
+  });
+
+  it('answers a method the path does not support with 405 and Allow, without credentials', async () => {
+    const response = await service.request.patch(`/projects/${MISSING_UID}/settings`).expect(405);
+    expect(response.headers['allow']).toBe('GET, PUT');
+    expect(response.headers['www-authenticate']).toBeUndefined();
+  });
 });
 
 describe('an unreachable database', () => {

@@ -5,7 +5,13 @@ export {
   type TestDatabaseSource,
 } from './database-template';
 export { createTestDatabase, type TestDatabase } from './test-database';
-export { useTestApp, type TestApp, type TestAppFactory, type TestAppInstance } from './test-app';
+export {
+  useTestApp,
+  type TestApp,
+  type TestAppContext,
+  type TestAppFactory,
+  type TestAppInstance,
+} from './test-app';
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
 export { describeMigrations, type MigrationSubject } from './migration-suite';
@@ -18,3 +24,12 @@ export {
   type ServiceProcess,
   type HttpOutcome,
 } from './service-process';
+export {
+  findChromium,
+  browserTestsRequired,
+  chromiumForTests,
+  launchChromium,
+  watchedPage,
+  type ChromiumLookup,
+  type PageWatch,
+} from './browser';

@@ -10,7 +10,16 @@ export interface TestAppInstance {
   close(): Promise<void>;
 }
 
-export type TestAppFactory = (database: TestDatabaseSource) => Promise<TestAppInstance>;
+/** What the harness knows before the app exists: where it will be reached. */
+export interface TestAppContext {
+  /** http://127.0.0.1:<port> the server already listens on (for an app that must know its URL). */
+  baseUrl: string;
+}
+
+export type TestAppFactory = (
+  database: TestDatabaseSource,
+  context: TestAppContext,
+) => Promise<TestAppInstance>;
 
 export interface TestApp {
   /** supertest over the real server: `t.request.get('/livez').expect(200)`. */
@@ -32,11 +41,22 @@ export function useTestApp(createApp: TestAppFactory): TestApp {
 
   beforeAll(async () => {
     const database = await createTestDatabase();
-    const instance = await createApp(database.source);
-    const server = http.createServer(instance.app);
+    // Listening first, so the factory can hand the app its own URL; nothing is sent before it exists.
+    const handler: { app?: http.RequestListener } = {};
+    const server = http.createServer((req, res) => handler.app?.(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    state = { database, instance, server, baseUrl: `http://127.0.0.1:${port}` };
+    const baseUrl = `http://127.0.0.1:${port}`;
+    let instance: TestAppInstance;
+    try {
+      instance = await createApp(database.source, { baseUrl });
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve));
+      await database.drop();
+      throw error;
+    }
+    handler.app = instance.app;
+    state = { database, instance, server, baseUrl };
   });
 
   afterAll(async () => {

@@ -15,6 +15,7 @@ const COPIED_FILES = [
   'src/http/request-id.ts',
   'src/http/health.ts',
   'src/http/metrics.ts',
+  'src/http/docs/api-docs.ts',
   'src/lifecycle.ts',
   'src/logger.ts',
   'src/tracing.ts',

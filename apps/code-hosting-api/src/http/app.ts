@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { Storage } from '../storage/storage';
 import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
+import { apiDocsRoutes } from './docs/api-docs';
 import { authentication } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
@@ -112,8 +113,14 @@ export function buildService({
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });
-  // Error bodies point at Gitea's documentation URL; here that is the document itself.
-  app.get('/api/swagger', (_req, res) => res.redirect(302, `${rootUrl}swagger.v1.json`));
+  // The page a person reads, where Gitea serves it and where every error body's url points.
+  app.use(
+    apiDocsRoutes({
+      pagePath: '/api/swagger',
+      documentPath: '/swagger.v1.json',
+      title: 'code-hosting-api: Gitea API v1',
+    }),
+  );
   app.use('/api/v1', jsonBody, authenticate, routes.router);
   // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
   app.use(routes.siteRouter);

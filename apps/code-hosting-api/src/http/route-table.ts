@@ -291,23 +291,54 @@ export class RouteTable {
   }
 
   document(rootUrl: string): ReturnType<OpenApiGeneratorV3['generateDocument']> {
+    // Gitea's schemes, one per credential form authentication.ts accepts (no TOTP: no account
+    // has a second factor), so Swagger UI's Authorize offers each of them.
+    const deprecatedQueryToken =
+      'Deprecated in Gitea (removal announced for 1.23); use AuthorizationHeaderToken instead.';
+    const sudo = 'Sudo API request as the user provided as the key. Admin privileges are required.';
+    this.registry.registerComponent('securitySchemes', 'BasicAuth', { type: 'http', scheme: 'basic' });
+    this.registry.registerComponent('securitySchemes', 'Token', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'token',
+      description: deprecatedQueryToken,
+    });
+    this.registry.registerComponent('securitySchemes', 'AccessToken', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+      description: deprecatedQueryToken,
+    });
     this.registry.registerComponent('securitySchemes', 'AuthorizationHeaderToken', {
       type: 'apiKey',
       in: 'header',
       name: 'Authorization',
       description: 'API tokens must be prepended with "token" followed by a space.',
     });
-    this.registry.registerComponent('securitySchemes', 'BasicAuth', { type: 'http', scheme: 'basic' });
+    this.registry.registerComponent('securitySchemes', 'SudoParam', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'sudo',
+      description: sudo,
+    });
     this.registry.registerComponent('securitySchemes', 'SudoHeader', {
       type: 'apiKey',
       in: 'header',
       name: 'Sudo',
+      description: sudo,
     });
     return new OpenApiGeneratorV3(this.registry.definitions).generateDocument({
       openapi: '3.0.3',
       info: { title: 'code-hosting-api (Gitea API v1 compatible)', version: '1.0.0' },
       servers: [{ url: `${rootUrl}api/v1` }],
-      security: [{ AuthorizationHeaderToken: [] }, { BasicAuth: [] }, { SudoHeader: [] }],
+      security: [
+        { BasicAuth: [] },
+        { Token: [] },
+        { AccessToken: [] },
+        { AuthorizationHeaderToken: [] },
+        { SudoParam: [] },
+        { SudoHeader: [] },
+      ],
     });
   }
 }

@@ -9,6 +9,7 @@ import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { accessLogRequest } from './access-log';
 import { authenticate } from './authentication';
+import { apiDocsRoutes } from './docs/api-docs';
 import type { ConcurrencyGate } from './concurrency-gate';
 import { healthRoutes } from './health';
 import { metricsRoute, requestMetrics } from './metrics';
@@ -49,6 +50,15 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
     unpagedLists,
   });
   app.use(openApiRoute(routes));
+  // The page a person reads the API on, beside the document it shows.
+  app.use(
+    apiDocsRoutes({
+      pagePath: '/_projects/docs',
+      documentPath: '/_projects/openapi3.json',
+      title: 'project-service API',
+    }),
+  );
+  app.use(routes.methods());
   app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
   app.use(routes.router());
   app.use(routeNotFound());

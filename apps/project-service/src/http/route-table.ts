@@ -35,7 +35,7 @@ export interface OperationContext<Query, Headers, Params, Body, Result> {
   stream(field: string, list: RepeatableList): Promise<void>;
 }
 
-/** One operation, declared once: the Express route, the 405 `Allow` map and the OpenAPI entry come from it. */
+/** One operation, declared once: the Express route, the `Allow` map (405, OPTIONS) and the OpenAPI entry come from it. */
 export interface OperationDeclaration<
   Query extends ZodObject | undefined,
   Headers extends ZodObject | undefined,
@@ -135,20 +135,46 @@ export class RouteTable {
     this.operations.push(operation as unknown as Operation);
   }
 
-  /** The Express routes, then 405 with `Allow` for the other methods on each declared path. */
+  /** The declared methods of each path, in Express's path syntax, in declaration order. */
+  private allowedMethods(): Map<string, string[]> {
+    const allowed = new Map<string, string[]>();
+    for (const operation of this.operations) {
+      const path = expressPath(operation.path);
+      allowed.set(path, [...(allowed.get(path) ?? []), operation.method.toUpperCase()]);
+    }
+    return allowed;
+  }
+
+  /**
+   * What the paths allow, before any credentials are asked for: `OPTIONS` answers 204 and a
+   * method no operation declares 405, both with `Allow`. The route table is public (it is the
+   * OpenAPI document), so neither needs a token.
+   */
+  methods(): Router {
+    const router = Router();
+    for (const [path, methods] of this.allowedMethods()) {
+      const allow = methods.join(', ');
+      router.all(path, (req, res, next) => {
+        const method = req.method === 'HEAD' ? 'GET' : req.method;
+        if (methods.includes(method)) return next();
+        if (method === 'OPTIONS') {
+          res.setHeader('Allow', allow);
+          res.status(204).end();
+          return;
+        }
+        throw createHttpError(405, 'method not allowed', { headers: { Allow: allow } });
+      });
+    }
+    return router;
+  }
+
+  /** The Express routes of the operations; methods() answers the others. */
   router(): Router {
     const router = Router();
-    const allowed = new Map<string, string[]>();
     for (const operation of this.operations) {
       const path = expressPath(operation.path);
       const handlers = operation.request.body ? [rawBody] : [];
       router[operation.method](path, ...handlers, (req, res) => this.run(operation, req, res));
-      allowed.set(path, [...(allowed.get(path) ?? []), operation.method.toUpperCase()]);
-    }
-    for (const [path, methods] of allowed) {
-      router.all(path, () => {
-        throw createHttpError(405, 'method not allowed', { headers: { Allow: methods.join(', ') } });
-      });
     }
     return router;
   }
