@@ -17,6 +17,7 @@ const COPIED_FILES = [
   'src/http/metrics.ts',
   'src/lifecycle.ts',
   'src/logger.ts',
+  'src/log-secrets.ts',
   'src/tracing.ts',
   'src/operations-config.ts',
   'src/types/webassembly.d.ts',
