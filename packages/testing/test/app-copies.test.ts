@@ -30,6 +30,7 @@ const COPIED_FILES = [
   'bench/harness/report.ts',
   'bench/harness/rounds.ts',
   'test/migrations.test.ts',
+  'test/raw-http.ts',
   'test/global-teardown.ts',
   'jest.config.js',
   'prisma.config.ts',
