@@ -31,6 +31,7 @@ const COPIED_FILES = [
   'bench/harness/rounds.ts',
   'test/migrations.test.ts',
   'test/raw-http.ts',
+  'test/database-limits.test.ts',
   'test/global-teardown.ts',
   'jest.config.js',
   'prisma.config.ts',
