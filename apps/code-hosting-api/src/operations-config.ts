@@ -20,8 +20,8 @@ export const operationsEnvironmentShape = {
   SHUTDOWN_DRAIN_MS: milliseconds(5_000),
   // Then: no new connections; requests in flight get this long to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: milliseconds(10_000),
-  DATABASE_CONNECT_TIMEOUT_MS: positiveMilliseconds(5_000),
-  DATABASE_STATEMENT_TIMEOUT_MS: positiveMilliseconds(15_000),
+  DATABASE_CONNECT_TIMEOUT_MS: positiveMilliseconds(3_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveMilliseconds(6_000),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_READINESS_TIMEOUT_MS: positiveMilliseconds(2_000),
   // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.

@@ -1,7 +1,12 @@
 import { Writable } from 'node:stream';
+import type { ServiceProcess } from '@repo/testing';
 import { siteAdmin } from './app';
 import { api, basic, createUser } from './actors';
 import { useObservedCodeHostingApi } from './observed-app';
+import { rawHttp } from './raw-http';
+import { processAdmin, processAdminAuthorization, serviceHome } from './service-process';
+
+jest.setTimeout(60_000);
 
 // Every credential a Gitea client might send, each distinct so a leak names its source.
 const SECRETS = {
@@ -13,8 +18,21 @@ const SECRETS = {
   cookie: 'cookie-session-secret-0006',
   newUserPassword: 'new-user-password-secret-0007',
   malformedBodyPassword: 'malformed-body-secret-0009',
-  sudoToken: 'sudo-header-secret-0010',
+  apiKey: 'x-api-key-secret-0010',
+  otp: 'otp-secret-0011',
+  urlPassword: 'url-userinfo-secret-0012',
+  encodedQuery: 'encoded-query-secret-0013',
+  proxyAuthorization: 'proxy-secret-0014',
 };
+
+// `Sudo` (header or query) names the user an administrator acts as: a user name, not a
+// credential. It stays readable in the logs, like any other user name.
+
+function leaks(logs: string, also: Record<string, string> = {}): string[] {
+  return Object.entries({ ...SECRETS, ...also })
+    .filter(([, secret]) => logs.includes(secret))
+    .map(([name]) => name);
+}
 
 const captured: string[] = [];
 const destination = new Writable({
@@ -55,14 +73,108 @@ describe('logs at trace level', () => {
     await service.request
       .get(`${api}/user`)
       .set('Authorization', `token ${alice.token}`)
-      .set('Sudo', SECRETS.sudoToken);
+      .set('Sudo', 'secret-bob');
+    await service.request
+      .get(`${api}/user`)
+      .set('Authorization', `token ${alice.token}`)
+      .set('X-Api-Key', SECRETS.apiKey);
 
     const logs = captured.join('');
     expect(logs).toContain('request completed');
-    const leaked = Object.entries(SECRETS).filter(([, secret]) => logs.includes(secret));
-    expect(leaked).toEqual([]);
+    expect(leaks(logs)).toEqual([]);
     expect(logs).not.toContain(alice.token);
     expect(logs).not.toContain(alice.password);
     expect(logs).not.toContain(siteAdmin.password);
+  });
+});
+
+describe('everything a service process writes', () => {
+  let home: Awaited<ReturnType<typeof serviceHome>>;
+  let process_: ServiceProcess;
+
+  beforeAll(async () => {
+    home = await serviceHome();
+    process_ = await home.start({ LOG_LEVEL: 'trace', SHUTDOWN_DRAIN_MS: '0' });
+  });
+
+  afterAll(async () => {
+    process_.kill('SIGTERM');
+    await process_.exited;
+    await home.remove();
+  });
+
+  it('holds no credential of any form either service accepts, on stdout or stderr', async () => {
+    const base = process_.baseUrl;
+    const admin: [string, string] = ['Authorization', processAdminAuthorization];
+    const created = await rawHttp(base, {
+      method: 'POST',
+      path: `${api}/users/${processAdmin.username}/tokens`,
+      headers: [admin, ['Content-Type', 'application/json']],
+      body: JSON.stringify({ name: 'log-secrets', scopes: ['all'] }),
+    });
+    expect(created.status).toBe(201);
+    const token = (created.json as { sha1: string }).sha1;
+    const tokenAsUser = basic(token, 'x-oauth-basic');
+    const requests: Parameters<typeof rawHttp>[1][] = [
+      { method: 'GET', path: `${api}/user`, headers: [['Authorization', `token ${token}`]] },
+      { method: 'GET', path: `${api}/user`, headers: [['Authorization', `token ${SECRETS.tokenHeader}`]] },
+      { method: 'GET', path: `${api}/user`, headers: [['Authorization', `Bearer ${SECRETS.bearerHeader}`]] },
+      {
+        method: 'GET',
+        path: `${api}/user`,
+        headers: [['Authorization', basic('alice', SECRETS.basicPassword)]],
+      },
+      { method: 'GET', path: `${api}/user`, headers: [['Authorization', tokenAsUser]] },
+      { method: 'GET', path: `${api}/user?access_token=${SECRETS.accessTokenQuery}` },
+      { method: 'GET', path: `${api}/user?token=${SECRETS.tokenQuery}` },
+      { method: 'GET', path: `${api}/user?access%5Ftoken=${SECRETS.encodedQuery}` },
+      { method: 'GET', path: `${api}/user?sudo=${processAdmin.username}&access_token=${token}` },
+      { method: 'GET', path: `${api}/user`, headers: [['Cookie', `i_like_gitea=${SECRETS.cookie}`]] },
+      { method: 'GET', path: `${api}/user`, headers: [admin, ['X-Api-Key', SECRETS.apiKey]] },
+      { method: 'GET', path: `${api}/user`, headers: [admin, ['X-Gitea-OTP', SECRETS.otp]] },
+      {
+        method: 'GET',
+        path: `${api}/user`,
+        headers: [['Proxy-Authorization', `Basic ${SECRETS.proxyAuthorization}`]],
+      },
+      {
+        method: 'GET',
+        path: `${api}/user`,
+        headers: [
+          ['Authorization', `token ${token}`],
+          ['Sudo', processAdmin.username],
+        ],
+      },
+      { method: 'GET', path: `http://alice:${SECRETS.urlPassword}@127.0.0.1:${process_.port}${api}/user` },
+      { method: 'GET', path: `/no-route?access_token=${SECRETS.accessTokenQuery}` },
+      {
+        method: 'POST',
+        path: `${api}/admin/users`,
+        headers: [admin, ['Content-Type', 'application/json']],
+        body: JSON.stringify({
+          username: 'bob',
+          email: 'bob@example.com',
+          password: SECRETS.newUserPassword,
+        }),
+      },
+      {
+        method: 'POST',
+        path: `${api}/admin/users`,
+        headers: [admin, ['Content-Type', 'application/json']],
+        body: `{"password": "${SECRETS.malformedBodyPassword}", `,
+      },
+    ];
+    for (const request of requests) await rawHttp(base, request);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const written = process_.output.join('\n');
+    expect(written).toContain('request completed');
+    const also = {
+      token,
+      tokenAsUser,
+      adminPassword: processAdmin.password,
+      adminBasic: processAdminAuthorization,
+    };
+    expect(leaks(written, also)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ export interface RawRequest {
   method: string;
   /** The request target exactly as written on the request line. */
   path: string;
-  /** Written as given, in order; Host, Content-Length and Connection are added. */
+  /** Written as given, in order; Host, Content-Length (unless Transfer-Encoding is given) and Connection are added. */
   headers?: [string, string][];
   body?: Buffer | string;
 }
@@ -62,7 +62,9 @@ export function rawHttp(baseUrl: string, request: RawRequest): Promise<RawRespon
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const lines = [`${request.method} ${request.path} HTTP/1.1`, `Host: ${url.host}`];
   for (const [name, value] of request.headers ?? []) lines.push(`${name}: ${value}`);
-  if (body) lines.push(`Content-Length: ${body.length}`);
+  const chunked = (request.headers ?? []).some(([name]) => name.toLowerCase() === 'transfer-encoding');
+  // A chunked body is written as given (its framing included), without a Content-Length.
+  if (body && !chunked) lines.push(`Content-Length: ${body.length}`);
   lines.push('Connection: close', '', '');
   const head = Buffer.from(lines.join('\r\n'), 'latin1');
   return new Promise((resolve, reject) => {

@@ -3,37 +3,9 @@ import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { currentRequestId } from './http/request-id';
+import { REDACTED_PATHS, scrubbed } from './log-secrets';
 
 export type { Logger };
-
-/** Headers and fields that carry credentials, wherever they appear in a log line. */
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["proxy-authorization"]',
-  'req.headers["x-api-key"]',
-  'req.query.access_token',
-  'req.query.token',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.access_token',
-  '*.secret',
-];
-
-/**
- * Last line of defence, on the serialized line: credential-looking query parameters and
- * Authorization schemes are masked even where a field path could not name them.
- */
-const SECRET_PATTERNS: [RegExp, string][] = [
-  [/([?&](?:access_token|token|api_key|apikey|password|secret|sudo_token)=)[^&"\s]*/gi, '$1[redacted]'],
-  [/\b(Bearer|Basic|token)\s+[\w\-.~+/=]{8,}/g, '$1 [redacted]'],
-  [/("(?:access_token|token|password|secret|authorization|cookie)":)"(?:[^"\\]|\\.)*"/gi, '$1"[redacted]"'],
-];
-
-function scrub(line: string): string {
-  return SECRET_PATTERNS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), line);
-}
 
 /** The request id, and the trace and span ids when tracing is on, on every line. */
 function correlationFields(): Record<string, string> {
@@ -75,7 +47,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     redact: REDACTED_PATHS,
     mixin: correlationFields,
-    hooks: { streamWrite: scrub },
+    hooks: { streamWrite: scrubbed },
   };
   const terminal = process.stdout.isTTY && process.env['NODE_ENV'] !== 'production';
   const stream = destination ?? (terminal ? prettyStream() : undefined);

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { useTestApp } from '@repo/testing';
 import pino from 'pino';
 import { connectPrisma } from '../src/db/database';
-import { redactedUrl } from '../src/http/access-log';
+import { redactedUrl } from '../src/log-secrets';
 import { buildApp } from '../src/http/app';
 import { ADMIN_PRINCIPAL, bearer, testAuthConfig } from './app';
 

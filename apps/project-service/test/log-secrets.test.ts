@@ -1,6 +1,11 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
-import { testAuthConfig, useProjectService } from './app';
+import type { ServiceProcess } from '@repo/testing';
+import { ADMIN_PRINCIPAL, bearer, TEST_JWT_SECRET, testAuthConfig, useProjectService } from './app';
 import { admin, rootUid } from './project-fixtures';
+import { serviceHome } from './service-process';
+
+jest.setTimeout(60_000);
 
 // Every secret a client might send, each one distinct so a leak names its source.
 const SECRETS = {
@@ -13,6 +18,13 @@ const SECRETS = {
   bodyPassword: 'body-password-secret-0007',
   proxyAuthorization: 'proxy-secret-0008',
   malformedBodyPassword: 'malformed-body-secret-0009',
+  apiKey: 'x-api-key-secret-0010',
+  bareToken: 'bare-token-secret-0011',
+  urlPassword: 'url-userinfo-secret-0012',
+  encodedQuery: 'encoded-query-secret-0013',
+  shortBearer: 's3cr',
+  otp: 'otp-secret-0014',
+  sudoQueryToken: 'sudo-token-query-secret-0015',
 };
 
 const captured: string[] = [];
@@ -24,6 +36,12 @@ const destination = new Writable({
 });
 
 const service = useProjectService(testAuthConfig, { logDestination: destination, logLevel: 'trace' });
+
+function leaks(logs: string, also: Record<string, string> = {}): string[] {
+  return Object.entries({ ...SECRETS, ...also })
+    .filter(([, secret]) => logs.includes(secret))
+    .map(([name]) => name);
+}
 
 describe('logs at trace level', () => {
   it('never contain a credential from a whole batch of requests', async () => {
@@ -45,6 +63,11 @@ describe('logs at trace level', () => {
       .set('Proxy-Authorization', `Basic ${SECRETS.proxyAuthorization}`)
       .set('Authorization', admin());
     await service.request
+      .get('/projects')
+      .set('X-Api-Key', SECRETS.apiKey)
+      .set('Authorization', admin())
+      .expect(200);
+    await service.request
       .post('/projects')
       .set('Authorization', admin())
       .send({ slug: 'x', name: 'x', parent_uid: root, password: SECRETS.bodyPassword });
@@ -58,9 +81,82 @@ describe('logs at trace level', () => {
     const logs = captured.join('');
     // The batch was logged (at trace level), just never its credentials.
     expect(logs).toContain('request completed');
-    const leaked = Object.entries(SECRETS).filter(([, secret]) => logs.includes(secret));
-    expect(leaked).toEqual([]);
+    expect(leaks(logs)).toEqual([]);
     // A Basic header's base64 is a secret too.
     expect(logs).not.toContain(basic);
+  });
+});
+
+/** One request written as-is on its own connection (absolute-form targets, repeated headers). */
+function rawRequest(port: number, head: string, body = ''): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+    const length = body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`;
+    socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\n${length}Connection: close\r\n\r\n${body}`, 'latin1');
+  });
+}
+
+describe('everything a service process writes', () => {
+  let home: Awaited<ReturnType<typeof serviceHome>>;
+  let process_: ServiceProcess;
+
+  beforeAll(async () => {
+    home = await serviceHome();
+    process_ = await home.start({ LOG_LEVEL: 'trace', SHUTDOWN_DRAIN_MS: '0' });
+  });
+
+  afterAll(async () => {
+    process_.kill('SIGTERM');
+    await process_.exited;
+    await home.remove();
+  });
+
+  it('holds no credential of any form either service accepts, on stdout or stderr', async () => {
+    const port = process_.port;
+    const validBearer = bearer(ADMIN_PRINCIPAL);
+    const validToken = validBearer.replace(/^Bearer /, '');
+    const basic = Buffer.from(`alice:${SECRETS.basicPassword}`).toString('base64');
+    const tokenAsUser = Buffer.from(`${SECRETS.tokenScheme}:x-oauth-basic`).toString('base64');
+    const requests: [string, string?][] = [
+      [`GET /projects HTTP/1.1\r\nAuthorization: Bearer ${SECRETS.bearer}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: ${validBearer}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: ${SECRETS.bareToken}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: Bearer ${SECRETS.shortBearer}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: Basic ${basic}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: Basic ${tokenAsUser}`],
+      [`GET /projects HTTP/1.1\r\nAuthorization: token ${SECRETS.tokenScheme}`],
+      [`GET /projects HTTP/1.1\r\nX-Api-Key: ${SECRETS.apiKey}\r\nAuthorization: ${validBearer}`],
+      [`GET /projects HTTP/1.1\r\nCookie: session=${SECRETS.cookie}\r\nAuthorization: ${validBearer}`],
+      [`GET /projects HTTP/1.1\r\nProxy-Authorization: Basic ${SECRETS.proxyAuthorization}`],
+      [`GET /projects HTTP/1.1\r\nX-Gitea-OTP: ${SECRETS.otp}\r\nAuthorization: ${validBearer}`],
+      [`GET /projects?token=${SECRETS.tokenQuery}&page_size=1 HTTP/1.1\r\nAuthorization: ${validBearer}`],
+      [`GET /projects?access_token=${SECRETS.accessTokenQuery} HTTP/1.1`],
+      [`GET /projects?access%5Ftoken=${SECRETS.encodedQuery} HTTP/1.1`],
+      [`GET /projects?sudo=alice&token=${SECRETS.sudoQueryToken} HTTP/1.1`],
+      [`GET http://alice:${SECRETS.urlPassword}@127.0.0.1:${port}/projects HTTP/1.1`],
+      [`GET /no-route?access_token=${SECRETS.accessTokenQuery} HTTP/1.1`],
+      [`GET /projects/x/y/z?token=${SECRETS.tokenQuery} HTTP/1.1\r\nAuthorization: ${validBearer}`],
+      [
+        `POST /projects HTTP/1.1\r\nAuthorization: ${validBearer}\r\nContent-Type: application/json`,
+        `{"password": "${SECRETS.malformedBodyPassword}", `,
+      ],
+      [
+        `POST /projects HTTP/1.1\r\nAuthorization: ${validBearer}\r\nContent-Type: application/json`,
+        JSON.stringify({ slug: 'x', name: 'x', password: SECRETS.bodyPassword }),
+      ],
+    ];
+    for (const [head, body] of requests) await rawRequest(port, head, body);
+    // The access log line of the last request is written before its answer; give stdout a moment.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const written = process_.output.join('\n');
+    expect(written).toContain('request completed');
+    expect(leaks(written, { validToken, basic, tokenAsUser, jwtSecret: TEST_JWT_SECRET })).toEqual([]);
   });
 });

@@ -46,15 +46,20 @@ export interface DatabaseLimits {
   readinessTimeoutMs: number;
 }
 
+/**
+ * With these, no request waits more than 10 s for the database before its 503: a connection (pool
+ * wait or connect, 3 s), then a statement (6 s, plus the client's 1 s read margin when the server
+ * is frozen and cannot cancel it). operations-config.ts has the same defaults.
+ */
 export const defaultDatabaseLimits: DatabaseLimits = {
-  connectTimeoutMs: 5000,
-  statementTimeoutMs: 15000,
+  connectTimeoutMs: 3000,
+  statementTimeoutMs: 6000,
   poolMax: 10,
   readinessTimeoutMs: 2000,
 };
 
 /** Client-side margin past statement_timeout: the server's own cancel (57014) should normally win. */
-const READ_TIMEOUT_MARGIN_MS = 1000;
+export const READ_TIMEOUT_MARGIN_MS = 1000;
 
 function createPool(url: string, limits: DatabaseLimits): Pool {
   const pool = new Pool({

@@ -10,6 +10,7 @@ import { organizationService } from '../domain/organizations';
 import { repositoryService } from '../domain/repositories';
 import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
+import { redactedRequest, type SerializedRequest } from '../log-secrets';
 import type { Storage } from '../storage/storage';
 import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
@@ -33,9 +34,6 @@ export interface AppDependencies {
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
 }
-
-/** Query parameters that carry credentials; they never reach the logs. */
-const secretQueryParameters = /([?&](?:token|access_token)=)[^&]*/gi;
 
 /** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
 export interface BuiltApp {
@@ -98,12 +96,12 @@ export function buildService({
       autoLogging: {
         ignore: (req) => ['/livez', '/readyz', '/api/healthz', '/metrics'].includes(req.url ?? ''),
       },
+      // No `redact` here: it would replace the logger's list (log-secrets.ts) instead of adding to it.
       serializers: {
-        req: (req: { method: string; url: string; id: unknown }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url.replace(secretQueryParameters, '$1[redacted]'),
-        }),
+        req: (req: SerializedRequest) => {
+          const { id, method, url } = redactedRequest(req);
+          return { id, method, url };
+        },
       },
     }),
   );

@@ -7,7 +7,7 @@ import type { Database } from '../db/database';
 import { PrismaProjectStore } from '../db/project-store';
 import { ProjectService } from '../domain/projects';
 import type { Logger } from '../logger';
-import { accessLogRequest } from './access-log';
+import { redactedRequest } from '../log-secrets';
 import { authenticate } from './authentication';
 import { apiDocsRoutes } from './docs/api-docs';
 import type { ConcurrencyGate } from './concurrency-gate';
@@ -39,9 +39,8 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
       genReqId: requestId,
       // Kubernetes polls the probes every few seconds; they would drown the access log.
       autoLogging: { ignore: (req) => ['/livez', '/readyz', '/metrics'].includes(req.url ?? '') },
-      // Tokens never reach the logs: not from the Authorization header, not from the query string.
-      redact: ['req.headers.authorization'],
-      serializers: { req: accessLogRequest },
+      // No `redact` here: it would replace the logger's list (log-secrets.ts) instead of adding to it.
+      serializers: { req: redactedRequest },
     }),
   );
   app.use(requestMetrics(), metricsRoute(metricsToken));

@@ -21,16 +21,19 @@ function codecFor(mediaType: string): BodyCodec | undefined {
 
 /**
  * The request body decoded by its Content-Type (JSON when absent) into the JSON form of the
- * representation, ready for the same zod validation; 415 for a type no codec reads.
+ * representation, ready for the same zod validation; 400 for an empty or missing body, 415 for a
+ * type no codec reads.
  */
 export function readBody(req: Request, representation: RepresentationName): unknown {
   const body: unknown = req.body;
   const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+  // First: req.is() answers null for a request without a body (no Content-Length, no
+  // Transfer-Encoding), which would make a missing body look like an unsupported type.
+  if (raw.length === 0) throw badRequest('request body is required');
   const contentType = req.headers['content-type'];
   const mediaType = contentType ? req.is(allMediaTypes) : allMediaTypes[0];
   const codec = mediaType ? codecFor(mediaType) : undefined;
   if (!codec) throw unsupportedMediaType(`unsupported Content-Type; use one of ${allMediaTypes.join(', ')}`);
-  if (raw.length === 0) throw badRequest('request body is required');
   const counted = { format: formatOf(codec), direction: 'decode' };
   try {
     const decoded = codec.decode(raw, representations[representation]);

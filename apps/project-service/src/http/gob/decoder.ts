@@ -13,9 +13,11 @@ export interface GobDecodeLimits {
 const DEFAULT_LIMITS: GobDecodeLimits = { maxDepth: 16, maxTypes: 64 };
 
 /**
- * A decoded value: structs become objects keyed by Go field name (fields the
- * sender left out, its zero values, are absent), slices and arrays become
- * arrays, maps become Maps, integers numbers, byte slices Buffers.
+ * A decoded value: structs become objects keyed by Go field name, slices and
+ * arrays become arrays, maps become Maps, integers numbers, byte slices Buffers.
+ * A field the sender's type declares but whose value it left out (Go never
+ * sends a zero value) holds that zero value; a field its type does not have is
+ * absent, as a field a JSON client leaves out.
  */
 export type GobValue =
   | string
@@ -208,11 +210,52 @@ class ValueDecoder {
     let field = -1;
     for (;;) {
       const delta = reader.uint('field delta');
-      if (delta === 0) return result;
+      if (delta === 0) break;
       field += delta;
       const definition = fields[field];
       if (!definition) throw new GobFormatError('field number beyond the struct type');
       result[definition.name] = this.value(reader, definition.id, depth);
+    }
+    for (const definition of fields) {
+      if (!(definition.name in result)) result[definition.name] = this.zero(definition.id, depth);
+    }
+    return result;
+  }
+
+  /** The zero value of a type, as Go holds it for a field the encoder left out. */
+  private zero(id: number, depth: number): GobValue {
+    const builtin = BUILTIN_BY_ID.get(id);
+    if (builtin !== undefined) {
+      switch (builtin) {
+        case 'bool':
+          return false;
+        case 'int':
+        case 'uint':
+        case 'float':
+          return 0;
+        case 'bytes':
+          return Buffer.alloc(0);
+        case 'string':
+          return '';
+        case 'complex':
+          return [0, 0];
+        default:
+          // A nil interface.
+          return undefined;
+      }
+    }
+    if (depth >= this.limits.maxDepth) throw new GobFormatError('value nested too deeply');
+    const type = this.wireType(id);
+    switch (type.kind) {
+      case 'struct':
+        return Object.fromEntries(type.fields.map((field) => [field.name, this.zero(field.id, depth + 1)]));
+      case 'slice':
+      case 'array':
+        return [];
+      case 'map':
+        return new Map();
+      case 'marshaled':
+        return Buffer.alloc(0);
     }
   }
 

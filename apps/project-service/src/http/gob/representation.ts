@@ -1,6 +1,5 @@
 import type { RepeatableList } from '../body-codecs';
 import type { ObjectShape, Shape } from '../representation-shape';
-import { zeroValueOf } from '../representation-shape';
 import { decodeGob, type GobValue } from './decoder';
 import { gobEncodingOf } from './encoder';
 import { goFieldName } from './go-names';
@@ -11,21 +10,25 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * A decoded gob value in the representation's JSON terms: Go field names
- * become JSON names, fields the sender left out (Go never sends zero values)
- * become their zero values, unknown fields are dropped. Type mismatches are
- * left as they are for the schema's validation to name.
+ * become JSON names, unknown fields are dropped. A field the sender's type
+ * declares holds its value (its zero value when Go left it out, as Go always
+ * does for "", false and empty slices); a field the sender's type does not have
+ * stays absent, so the schema judges it as a field a JSON or XML client left
+ * out (required: 400; optional: its default). Type mismatches are left as they
+ * are for the schema's validation to name.
  */
 function inShape(shape: Shape, value: GobValue): unknown {
-  if (value === undefined) return zeroValueOf(shape);
   if (shape.kind === 'array')
     return Array.isArray(value) ? value.map((item) => inShape(shape.item, item)) : value;
   if (shape.kind !== 'object') return value;
   if (typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value) || value instanceof Map) {
     return value;
   }
-  return Object.fromEntries(
-    shape.fields.map((field) => [field.name, inShape(field.shape, value[goFieldName(field.name)])]),
-  );
+  const present = shape.fields.flatMap((field) => {
+    const fieldValue = value[goFieldName(field.name)];
+    return fieldValue === undefined ? [] : [[field.name, inShape(field.shape, fieldValue)] as const];
+  });
+  return Object.fromEntries(present);
 }
 
 /** Decodes a gob request body into the JSON form of `shape` (throws GobFormatError). */
