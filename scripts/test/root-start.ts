@@ -18,6 +18,8 @@ export interface RootStart {
   readonly exited: Promise<number | string>;
   /** Each service's base URL, once both printed their listening line. */
   readonly urls: Promise<Record<ServiceName, string>>;
+  /** Resolves with the first line `matches` accepts (waiting at most `timeoutMs`). */
+  waitForLine(matches: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Ctrl-C: the key on the terminal, or SIGINT to the command's process group without one. */
   interrupt(): void;
   /** Ends whatever is left of the command's process group (after a failed test). */
@@ -37,7 +39,9 @@ function personEnvironment(env: Record<string, string>): Record<string, string> 
  */
 export function startRoot(env: Record<string, string>, options: { tty?: boolean } = {}): RootStart {
   const child: ChildProcess = options.tty
-    ? spawn('script', ['-qefc', 'npm start', '/dev/null'], {
+    ? // `exec`: script runs the command through sh, which would itself die of the Ctrl-C (an
+      // interactive shell, the person's, waits for npm instead).
+      spawn('script', ['-qefc', 'exec npm start', '/dev/null'], {
         cwd: root,
         env: personEnvironment({ TERM: 'xterm', ...env }),
         detached: true,
@@ -79,11 +83,30 @@ export function startRoot(env: Record<string, string>, options: { tty?: boolean 
     listeners.push(check);
     void exited.then((code) => reject(new Error(`npm start exited (${code}):\n${lines.join('\n')}`)));
   });
+  // A test that expects the command to end never asks for the URLs.
+  urls.catch(() => undefined);
+
+  const waitForLine = (matches: (line: string) => boolean, timeoutMs = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no such line within ${timeoutMs} ms:\n${lines.join('\n')}`)),
+        timeoutMs,
+      );
+      const check = () => {
+        const line = lines.find(matches);
+        if (line === undefined) return;
+        clearTimeout(timer);
+        resolve(line);
+      };
+      listeners.push(check);
+      check();
+    });
 
   return {
     lines,
     exited,
     urls,
+    waitForLine,
     interrupt: () => {
       if (options.tty) child.stdin?.write('\u0003');
       else process.kill(-(child.pid ?? 0), 'SIGINT');

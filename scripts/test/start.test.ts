@@ -77,7 +77,8 @@ describe('npm start at the root', () => {
   it('refuses one DATABASE_URL for both services, naming the two variables to use', async () => {
     running = startRoot({ DATABASE_URL: 'postgresql://someone:hunter2@127.0.0.1:5432/app' });
     const code = await running.exited;
-    const output = running.lines.filter((line) => line.trim() !== '');
+    // What the command prints, without npm's own banner (`> start`, `> node scripts/workspace.mjs start`).
+    const output = running.lines.filter((line) => line.trim() !== '' && !line.startsWith('> '));
     expect(code).not.toBe(0);
     expect(output).toHaveLength(1);
     expect(output[0]).toMatch(/PROJECT_SERVICE_DATABASE_URL.*CODE_HOSTING_API_DATABASE_URL/);
@@ -114,10 +115,9 @@ describe('npm start at the root', () => {
     }
 
     await fetch(`${urls['project-service']}/projects`);
-    const access = jsonLines(running.lines, 'project-service').find(
-      (line) => (line['req'] as { url?: string } | undefined)?.url === '/projects',
-    );
-    expect(access).toMatchObject({ res: { statusCode: 401 } });
+    const accessLine = await running.waitForLine((line) => line.includes('"url":"/projects"') && line.includes('"res":'));
+    const [access] = jsonLines([accessLine], 'project-service');
+    expect(access).toMatchObject({ req: { url: '/projects' }, res: { statusCode: 401 } });
     await interruptAndExpectCleanStop(running);
   });
 
@@ -128,12 +128,8 @@ describe('npm start at the root', () => {
     await fetch(`${urls['project-service']}/projects`);
     await fetch(`${urls['code-hosting-api']}/api/v1/user`);
 
-    const deadline = Date.now() + 5000;
-    const pretty = (pattern: RegExp) => running!.lines.some((line) => pattern.test(line));
-    while (!(pretty(/GET \/projects 401 \d+ms/) && pretty(/GET \/api\/v1\/user 401 \d+ms/))) {
-      if (Date.now() > deadline) throw new Error(`no readable request lines:\n${running.lines.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await running.waitForLine((line) => /GET \/projects 401 \d+ms/.test(line));
+    await running.waitForLine((line) => /GET \/api\/v1\/user 401 \d+ms/.test(line));
     expect(jsonLines(running.lines, 'project-service')).toEqual([]);
     expect(jsonLines(running.lines, 'code-hosting-api')).toEqual([]);
     await interruptAndExpectCleanStop(running);

@@ -15,7 +15,7 @@ import { createLogger } from './logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const location = await openDatabaseAt(config.database);
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
