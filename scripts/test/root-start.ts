@@ -34,21 +34,25 @@ function personEnvironment(env: Record<string, string>): Record<string, string> 
 }
 
 /**
- * `npm start` at the repository root, in a process group of its own, its output read line by
+ * `npm start` (or `command`) at the repository root, in a process group of its own, its output read line by
  * line. With `tty`, under util-linux `script`: the command sees a terminal, as a person's would.
  */
-export function startRoot(env: Record<string, string>, options: { tty?: boolean } = {}): RootStart {
+export function startRoot(
+  env: Record<string, string>,
+  options: { tty?: boolean; command?: string; cwd?: string } = {},
+): RootStart {
+  const command = options.command ?? 'npm start';
   const child: ChildProcess = options.tty
     ? // `exec`: script runs the command through sh, which would itself die of the Ctrl-C (an
       // interactive shell, the person's, waits for npm instead).
-      spawn('script', ['-qefc', 'exec npm start', '/dev/null'], {
-        cwd: root,
+      spawn('script', ['-qefc', `exec ${command}`, '/dev/null'], {
+        cwd: options.cwd ?? root,
         env: personEnvironment({ TERM: 'xterm', ...env }),
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       })
-    : spawn('npm', ['start'], {
-        cwd: root,
+    : spawn('sh', ['-c', `exec ${command}`], {
+        cwd: options.cwd ?? root,
         env: personEnvironment(env),
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,7 @@
-import { serviceHomes, startRoot, waitFor200, type RootStart, type ServiceName } from './root-start';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { root, serviceHomes, startRoot, waitFor200, type RootStart, type ServiceName } from './root-start';
 
 const METRICS_TOKEN = 'start-test-metrics-token';
 const admin = { username: 'start-admin', password: 'start-admin-password' };
@@ -133,5 +136,41 @@ describe('npm start at the root', () => {
     expect(jsonLines(running.lines, 'project-service')).toEqual([]);
     expect(jsonLines(running.lines, 'code-hosting-api')).toEqual([]);
     await interruptAndExpectCleanStop(running);
+  });
+});
+
+describe('a service on a terminal', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'start-production-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const production = () => ({
+    NODE_ENV: 'production',
+    JWT_SECRET: 'start-test-secret-of-enough-length',
+    PORT: '0',
+    DATA_DIR: dataDir,
+  });
+  const cwd = path.join(root, 'apps/project-service');
+
+  it('logs JSON in production even on a terminal', async () => {
+    // The built service (npm start built it above, and the package's own test build does).
+    running = startRoot(production(), { tty: true, command: 'node dist/main.js', cwd });
+    const listening = await running.waitForLine((line) => line.includes('project-service listening on'), 60_000);
+    expect(JSON.parse(listening.slice(listening.indexOf('{')))).toMatchObject({ level: 30 });
+    expect(listening.startsWith('{')).toBe(true);
+    running.interrupt();
+    expect(await running.exited).toBe(0);
+  });
+
+  it('refuses LOG_FORMAT=pretty in production, in one line', async () => {
+    running = startRoot({ ...production(), LOG_FORMAT: 'pretty' }, { command: 'node dist/main.js', cwd });
+    expect(await running.exited).toBe(1);
+    expect(running.lines.filter((line) => line.trim() !== '')).toEqual([
+      'invalid configuration: LOG_FORMAT: pretty is for a terminal; production logs are JSON',
+    ]);
   });
 });

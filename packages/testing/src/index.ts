@@ -15,6 +15,8 @@ export {
   httpRequest,
   startOtlpReceiver,
   holdRequestOpen,
+  runServiceProcess,
   type ServiceProcess,
+  type ServiceRun,
   type HttpOutcome,
 } from './service-process';
