@@ -141,14 +141,17 @@ function startServices() {
       });
       stream.on('end', () => pending && out.write(`${label}${pending}\n`));
     }
-    const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ name, code, signal })));
+    const exited = new Promise((resolve) =>
+      child.on('close', (code, signal) => resolve({ name, code, signal })),
+    );
     return { name, child, exited };
   });
 
   let stopping = false;
   const stop = (signal) => {
     stopping = true;
-    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    for (const { child } of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
   // A terminal's Ctrl-C reaches the services directly too; a second SIGINT changes nothing for them.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));

@@ -49,16 +49,21 @@ async function interruptAndExpectCleanStop(start: RootStart): Promise<void> {
   const output = start.lines.join('\n');
   expect({ code, elifecycle: output.includes('ELIFECYCLE') }).toEqual({ code: 0, elifecycle: false });
   for (const service of ['project-service', 'code-hosting-api']) {
-    expect({ service, stopLines: start.lines.filter((line) => line.includes(`${service} stopped`)).length }).toEqual(
-      { service, stopLines: 1 },
-    );
+    expect({
+      service,
+      stopLines: start.lines.filter((line) => line.includes(`${service} stopped`)).length,
+    }).toEqual({ service, stopLines: 1 });
   }
 }
 
 async function uploadStatus(baseUrl: string, bytes: number): Promise<number> {
   const api = `${baseUrl}/api/v1`;
   const json = { Authorization: basic, 'Content-Type': 'application/json' };
-  await fetch(`${api}/user/repos`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'notes' }) });
+  await fetch(`${api}/user/repos`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ name: 'notes' }),
+  });
   const issue = await fetch(`${api}/repos/${admin.username}/notes/issues`, {
     method: 'POST',
     headers: json,
@@ -101,7 +106,9 @@ describe('npm start at the root', () => {
 
     for (const url of Object.values(urls)) {
       expect((await fetch(`${url}/metrics`)).status).toBe(401);
-      const authorized = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      const authorized = await fetch(`${url}/metrics`, {
+        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      });
       expect(authorized.status).toBe(200);
     }
     expect(await uploadStatus(urls['code-hosting-api'], 2000)).toBe(413);
@@ -118,7 +125,9 @@ describe('npm start at the root', () => {
     }
 
     await fetch(`${urls['project-service']}/projects`);
-    const accessLine = await running.waitForLine((line) => line.includes('"url":"/projects"') && line.includes('"res":'));
+    const accessLine = await running.waitForLine(
+      (line) => line.includes('"url":"/projects"') && line.includes('"res":'),
+    );
     const [access] = jsonLines([accessLine], 'project-service');
     expect(access).toMatchObject({ req: { url: '/projects' }, res: { statusCode: 401 } });
     await interruptAndExpectCleanStop(running);
@@ -159,7 +168,10 @@ describe('a service on a terminal', () => {
   it('logs JSON in production even on a terminal', async () => {
     // The built service (npm start built it above, and the package's own test build does).
     running = startRoot(production(), { tty: true, command: 'node dist/main.js', cwd });
-    const listening = await running.waitForLine((line) => line.includes('project-service listening on'), 60_000);
+    const listening = await running.waitForLine(
+      (line) => line.includes('project-service listening on'),
+      60_000,
+    );
     expect(JSON.parse(listening.slice(listening.indexOf('{')))).toMatchObject({ level: 30 });
     expect(listening.startsWith('{')).toBe(true);
     running.interrupt();

@@ -12,7 +12,9 @@ import { SERVICE_NAME } from '../src/service-name';
 const appDir = path.resolve(__dirname, '..');
 const serverUrl = process.env.DATABASE_URL;
 const PASSWORD = 'pw-never-printed';
-const otherService = Object.keys(SERVICE_TABLES).find((name) => name !== SERVICE_NAME) as keyof typeof SERVICE_TABLES;
+const otherService = Object.keys(SERVICE_TABLES).find(
+  (name) => name !== SERVICE_NAME,
+) as keyof typeof SERVICE_TABLES;
 const otherTables = SERVICE_TABLES[otherService];
 // The other service's tables as its migrations leave them, with Prisma's record of those migrations.
 const otherSchema = [
@@ -80,13 +82,18 @@ describe('a database the service cannot use', () => {
       it('is refused in one line naming it, and left as it was', async () => {
         if (database.source.kind !== 'postgres') throw new Error('expected a PostgreSQL test database');
         const url = new URL(database.source.url);
-        const run = await runServiceProcess(appDir, { ...baseEnv, DATABASE_URL: withPassword(database.source.url) });
+        const run = await runServiceProcess(appDir, {
+          ...baseEnv,
+          DATABASE_URL: withPassword(database.source.url),
+        });
         expectOneLine(run, `${url.hostname}:${url.port || 5432}`, `"${url.pathname.slice(1)}"`, otherService);
         const tables = await querySource<{ tablename: string }>(
           database.source,
           "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
         );
-        expect(tables.map((row) => row.tablename).sort()).toEqual([...otherTables, '_prisma_migrations'].sort());
+        expect(tables.map((row) => row.tablename).sort()).toEqual(
+          [...otherTables, '_prisma_migrations'].sort(),
+        );
       });
     });
   }
