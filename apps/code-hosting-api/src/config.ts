@@ -79,8 +79,8 @@ const environmentSchema = z
   })
   .transform((env, context) => ({ ...env, attachments: toAttachmentSettings(env, context) }));
 
-/** The names of the variables in the schema (the README's table is tested against them). */
-export const CONFIG_VARIABLES = Object.keys(environmentSchema.in.shape);
+/** Each variable of the schema and its own schema (the README's table is tested against them). */
+export const CONFIG_VARIABLES = environmentSchema.in.shape;
 
 export interface Config {
   environment: 'development' | 'test' | 'production';
