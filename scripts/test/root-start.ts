@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 
 export const root = path.resolve(__dirname, '../..');
@@ -145,7 +146,7 @@ export async function waitFor200(url: string, timeoutMs = 30_000): Promise<void>
  */
 export async function serviceHomes(): Promise<{
   env: Record<string, string>;
-  /** The tables of each service's database (PostgreSQL only). */
+  /** The tables of each service's database (PGlite: once the service has stopped). */
   tables(service: ServiceName): Promise<string[]>;
   remove(): Promise<void>;
 }> {
@@ -154,7 +155,17 @@ export async function serviceHomes(): Promise<{
     const dirs = await Promise.all(SERVICES.map((name) => mkdtemp(path.join(os.tmpdir(), `start-${name}-`))));
     return {
       env: { PROJECT_SERVICE_DATA_DIR: dirs[0] ?? '', CODE_HOSTING_API_DATA_DIR: dirs[1] ?? '' },
-      tables: async () => [],
+      tables: async (service) => {
+        const pglite = new PGlite(dirs[SERVICES.indexOf(service)]);
+        try {
+          const { rows } = await pglite.query<{ tablename: string }>(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+          );
+          return rows.map((row) => row.tablename);
+        } finally {
+          await pglite.close();
+        }
+      },
       remove: async () => {
         await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
       },

@@ -114,16 +114,6 @@ describe('npm start at the root', () => {
     expect(await uploadStatus(urls['code-hosting-api'], 2000)).toBe(413);
     expect(await uploadStatus(urls['code-hosting-api'], 500)).toBe(201);
 
-    // Each service has its own database: neither holds the other's tables.
-    if (process.env['DATABASE_URL']) {
-      const projectTables = await homes!.tables('project-service');
-      const codeHostingTables = await homes!.tables('code-hosting-api');
-      expect(projectTables).toContain('projects');
-      expect(projectTables).not.toContain('accounts');
-      expect(codeHostingTables).toContain('accounts');
-      expect(codeHostingTables).not.toContain('projects');
-    }
-
     await fetch(`${urls['project-service']}/projects`);
     const accessLine = await running.waitForLine(
       (line) => line.includes('"url":"/projects"') && line.includes('"res":'),
@@ -131,6 +121,14 @@ describe('npm start at the root', () => {
     const [access] = jsonLines([accessLine], 'project-service');
     expect(access).toMatchObject({ req: { url: '/projects' }, res: { statusCode: 401 } });
     await interruptAndExpectCleanStop(running);
+
+    // Each service migrated its own database: neither holds the other's tables.
+    const projectTables = await homes!.tables('project-service');
+    const codeHostingTables = await homes!.tables('code-hosting-api');
+    expect(projectTables).toContain('projects');
+    expect(projectTables).not.toContain('accounts');
+    expect(codeHostingTables).toContain('accounts');
+    expect(codeHostingTables).not.toContain('projects');
   });
 
   it('prints one readable line per request on a terminal, and Ctrl-C stops both services with exit 0', async () => {
