@@ -44,12 +44,18 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function expectOneLine(run: { outcome: unknown; lines: string[] }, ...mentions: string[]): void {
-  expect(run.outcome).toBe(1);
-  expect(run.lines).toHaveLength(1);
-  for (const mention of mentions) expect(run.lines[0]).toContain(mention);
-  expect(run.lines[0]).not.toContain(PASSWORD);
+/** What a refused start-up printed, against what it must: one line, these mentions, no password, exit 1. */
+function refusal(run: { outcome: unknown; lines: string[] }, ...mentions: string[]) {
+  return {
+    outcome: run.outcome,
+    lineCount: run.lines.length,
+    missing: mentions.filter((mention) => !run.lines[0]?.includes(mention)),
+    showsPassword: run.lines.some((line) => line.includes(PASSWORD)),
+    lines: run.lines,
+  };
 }
+
+const refused = { outcome: 1, lineCount: 1, missing: [], showsPassword: false, lines: expect.any(Array) };
 
 describe('a database the service cannot use', () => {
   it('names a PostgreSQL server it cannot reach, and exits 1', async () => {
@@ -58,7 +64,7 @@ describe('a database the service cannot use', () => {
       ...baseEnv,
       DATABASE_URL: `postgresql://someone:${PASSWORD}@127.0.0.1:${port}/appdb`,
     });
-    expectOneLine(run, `127.0.0.1:${port}`, '"appdb"', 'DATABASE_URL');
+    expect(refusal(run, `127.0.0.1:${port}`, '"appdb"', 'DATABASE_URL')).toEqual(refused);
   });
 
   if (serverUrl) {
@@ -68,7 +74,9 @@ describe('a database the service cannot use', () => {
         ...baseEnv,
         DATABASE_URL: withPassword(serverUrl, 'no_such_database_here'),
       });
-      expectOneLine(run, `${url.hostname}:${url.port || 5432}`, '"no_such_database_here"', 'does not exist');
+      expect(
+        refusal(run, `${url.hostname}:${url.port || 5432}`, '"no_such_database_here"', 'does not exist'),
+      ).toEqual(refused);
     });
 
     describe(`a PostgreSQL database holding ${otherService}'s tables`, () => {
@@ -86,7 +94,9 @@ describe('a database the service cannot use', () => {
           ...baseEnv,
           DATABASE_URL: withPassword(database.source.url),
         });
-        expectOneLine(run, `${url.hostname}:${url.port || 5432}`, `"${url.pathname.slice(1)}"`, otherService);
+        expect(
+          refusal(run, `${url.hostname}:${url.port || 5432}`, `"${url.pathname.slice(1)}"`, otherService),
+        ).toEqual(refused);
         const tables = await querySource<{ tablename: string }>(
           database.source,
           "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
@@ -110,7 +120,7 @@ describe('a database the service cannot use', () => {
 
     it('is refused in one line naming the folder', async () => {
       const run = await runServiceProcess(appDir, { ...baseEnv, DATA_DIR: dataDir });
-      expectOneLine(run, dataDir, otherService, 'DATA_DIR');
+      expect(refusal(run, dataDir, otherService, 'DATA_DIR')).toEqual(refused);
     });
   });
 
