@@ -78,8 +78,95 @@ const turboTasks = {
   typecheck: ['run', 'typecheck'],
   // One app at a time: two benches sharing two cores would measure each other.
   bench: ['run', 'bench', '--concurrency=1'],
-  start: ['run', 'start', '--filter=./apps/*'],
+  // `start` builds through turbo, then runs the services itself (startServices below).
+  start: ['run', 'build', '--filter=./apps/*', '--output-logs=errors-only'],
 };
+
+// The services `npm start` runs, and the prefix of the variables meant for one of them only.
+const services = [
+  { name: 'project-service', prefix: 'PROJECT_SERVICE_' },
+  { name: 'code-hosting-api', prefix: 'CODE_HOSTING_API_' },
+];
+// What must differ between the services: one value at the root would give both the same.
+const perService = {
+  DATABASE_URL: 'migrate into one database',
+  DATA_DIR: 'open one PGlite folder',
+  PORT: 'listen on one port',
+};
+
+/** One line per variable set at the root that both services would share, naming the ones to use. */
+function sharedVariableProblems() {
+  return Object.entries(perService)
+    .filter(([name]) => process.env[name])
+    .map(
+      ([name, harm]) =>
+        `npm start: ${name} is set, which would make both services ${harm}; ` +
+        `set ${services.map(({ prefix }) => prefix + name).join(' and ')} instead (unset ${name})`,
+    );
+}
+
+/**
+ * Runs each built service (node dist/main.js in its folder) with the whole environment, so every
+ * variable a service documents reaches it, plus its own PORT, DATABASE_URL and DATA_DIR from the
+ * prefixed variables. Output is prefixed with the service's name. Ctrl-C (SIGINT) and SIGTERM stop
+ * both; the command exits 0 when both stopped cleanly. A service that exits on its own stops the other.
+ */
+function startServices() {
+  // Behind this script the services write to a pipe: tell them when a person is reading.
+  const terminal = process.stdout.isTTY && process.env.NODE_ENV !== 'production';
+  const width = Math.max(...services.map(({ name }) => name.length));
+  const children = services.map(({ name, prefix }) => {
+    const serviceEnv = { ...env };
+    for (const variable of Object.keys(perService)) {
+      delete serviceEnv[variable];
+      if (process.env[prefix + variable]) serviceEnv[variable] = process.env[prefix + variable];
+    }
+    if (terminal && !serviceEnv.LOG_FORMAT) serviceEnv.LOG_FORMAT = 'pretty';
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: path.join(root, 'apps', name),
+      env: serviceEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const label = `${name.padEnd(width)} | `;
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = '';
+      stream.on('data', (chunk) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) out.write(`${label}${line}\n`);
+      });
+      stream.on('end', () => pending && out.write(`${label}${pending}\n`));
+    }
+    const exited = new Promise((resolve) =>
+      child.on('close', (code, signal) => resolve({ name, code, signal })),
+    );
+    return { name, child, exited };
+  });
+
+  let stopping = false;
+  const stop = (signal) => {
+    stopping = true;
+    for (const { child } of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  // A terminal's Ctrl-C reaches the services directly too; a second SIGINT changes nothing for them.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+  for (const { exited } of children) {
+    void exited.then(({ name, code, signal }) => {
+      if (stopping) return;
+      console.error(`npm start: ${name} exited (${code ?? signal}); stopping the other service`);
+      stop('SIGTERM');
+    });
+  }
+  void Promise.all(children.map(({ exited }) => exited)).then((results) => {
+    const failed = results.find(({ code }) => code !== 0);
+    process.exit(failed ? failed.code || 1 : 0);
+  });
+}
 
 const [command, ...rest] = process.argv.slice(2);
 if (!command || !(command in turboTasks)) {
@@ -87,14 +174,13 @@ if (!command || !(command in turboTasks)) {
   process.exit(2);
 }
 
-ensureInstalled();
-if (command !== 'start') {
-  run('turbo', [...turboTasks[command], ...rest]);
-} else {
-  // turbo forwards Ctrl-C to both services; wait for them to close cleanly.
-  const child = spawn('turbo', [...turboTasks.start, ...rest], { cwd: root, env, stdio: 'inherit' });
-  const forward = (signal) => child.kill(signal);
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', forward);
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+if (command === 'start') {
+  const problems = sharedVariableProblems();
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    process.exit(2);
+  }
 }
+ensureInstalled();
+run('turbo', [...turboTasks[command], ...rest]);
+if (command === 'start') startServices();

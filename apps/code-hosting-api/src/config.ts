@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseLocation } from './db/database';
+import type { LogFormat } from './logger';
 import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './http/login-throttle';
 import {
   operationsEnvironmentShape,
@@ -33,7 +34,7 @@ function toTrustProxy(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-/** Every environment variable the service reads, parsed once at start-up. */
+/** Every environment variable the service reads (but OTEL_*: src/tracing.ts), parsed once at start-up. */
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -44,6 +45,9 @@ const environmentSchema = z
       .optional(),
     DATA_DIR: z.string().min(1).default('./data/code-hosting-api'),
     LOG_LEVEL: z.enum(logLevels).default('info'),
+    // `pretty`, one readable line per request, is for a person at a terminal: the default when
+    // stdout is one (the root `npm start` says when yours is); JSON otherwise, and always in production.
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
     API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(30),
@@ -87,11 +91,15 @@ const environmentSchema = z
   })
   .transform((env, context) => ({ ...env, attachments: toAttachmentSettings(env, context) }));
 
+/** Each variable of the schema and its own schema (the README's table is tested against them). */
+export const CONFIG_VARIABLES = environmentSchema.in.shape;
+
 export interface Config {
   environment: 'development' | 'test' | 'production';
   port: number;
   database: DatabaseLocation;
   logLevel: (typeof logLevels)[number];
+  logFormat: LogFormat;
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
   settings: ServiceSettings;
@@ -147,7 +155,11 @@ export const defaultSettings: ServiceSettings = {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+/** `terminal`: whether stdout is a terminal, which makes `pretty` the default log format. */
+export function loadConfig(
+  environment: NodeJS.ProcessEnv = process.env,
+  terminal = process.stdout.isTTY === true,
+): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
     // Name the variable and the rule, never the value: it may be a secret.
@@ -156,6 +168,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const env = parsed.data;
   const contradictions = operationsProblems(env);
+  if (env.NODE_ENV === 'production' && env.LOG_FORMAT === 'pretty') {
+    contradictions.push('LOG_FORMAT: pretty is for a terminal; production logs are JSON');
+  }
   if (contradictions.length > 0) {
     throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
   }
@@ -168,6 +183,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDir: path.resolve(env.DATA_DIR),
     attachments: env.attachments,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.NODE_ENV === 'production' ? 'json' : (env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json')),
     operations: toOperationsSettings(env),
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
     settings: {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { createTerminus } from '@godaddy/terminus';
 import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
+import { UnusableDatabaseError } from './db/unusable-database';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { migrationRunner } from './db/migration-runner';
@@ -16,7 +17,7 @@ import { createStorage } from './storage/storage-config';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const location = await openDatabaseAt(config.database);
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
@@ -80,6 +81,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A configuration or database the service cannot use: its one line; anything else: the whole error.
+  console.error(
+    error instanceof ConfigError || error instanceof UnusableDatabaseError ? error.message : error,
+  );
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
 import type { DatabaseLocation } from './db/database';
+import type { LogFormat } from './logger';
 import { UNPAGED_LIST_DEFAULTS, type ConcurrencyLimits } from './http/concurrency-gate';
 import {
   operationsEnvironmentShape,
@@ -13,7 +14,7 @@ import {
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Every environment variable the service reads, parsed once at start-up. */
+/** Every environment variable the service reads (but OTEL_*: src/tracing.ts), parsed once at start-up. */
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -23,6 +24,9 @@ const environmentSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data/project-service'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
+  // `pretty`, one readable line per request, is for a person at a terminal: the default when
+  // stdout is one (the root `npm start` says when yours is); JSON otherwise, and always in production.
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   JWKS_URL: z.url().optional(),
   JWT_PUBLIC_KEY: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -42,11 +46,15 @@ const environmentSchema = z.object({
   ...operationsEnvironmentShape,
 });
 
+/** Each variable of the schema and its own schema (the README's table is tested against them). */
+export const CONFIG_VARIABLES = environmentSchema.shape;
+
 export interface Config {
   environment: 'development' | 'test' | 'production';
   port: number;
   database: DatabaseLocation;
   logLevel: (typeof logLevels)[number];
+  logFormat: LogFormat;
   auth: AuthConfig;
   /** The bound of concurrent unpaged lists (for the app's ConcurrencyGate). */
   unpagedLists: ConcurrencyLimits;
@@ -58,7 +66,11 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+/** `terminal`: whether stdout is a terminal, which makes `pretty` the default log format. */
+export function loadConfig(
+  environment: NodeJS.ProcessEnv = process.env,
+  terminal = process.stdout.isTTY === true,
+): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
     // Name the variable and the rule, never the value: it may be a secret.
@@ -67,6 +79,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const env = parsed.data;
   const contradictions = operationsProblems(env);
+  if (env.NODE_ENV === 'production' && env.LOG_FORMAT === 'pretty') {
+    contradictions.push('LOG_FORMAT: pretty is for a terminal; production logs are JSON');
+  }
   if (contradictions.length > 0) {
     throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
   }
@@ -107,6 +122,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       ? { kind: 'postgres', url: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.NODE_ENV === 'production' ? 'json' : (env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json')),
     unpagedLists: { concurrency: env.UNPAGED_LIST_CONCURRENCY, queueMs: env.UNPAGED_LIST_QUEUE_MS },
     operations: toOperationsSettings(env),
   };

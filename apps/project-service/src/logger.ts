@@ -37,11 +37,14 @@ function prettyStream(): DestinationStream {
   });
 }
 
+/** JSON lines for machines (the default, and always in production); `pretty` for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
 /**
- * Structured JSON logs; credentials are redacted wherever they would appear. Without a
- * destination: stdout, pretty-printed when it is a terminal outside production.
+ * Structured logs; credentials are redacted wherever they would appear. To `destination`, or
+ * to stdout in `destination`'s format (JSON by default).
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination: DestinationStream | LogFormat = 'json'): Logger {
   const options: LoggerOptions = {
     name: SERVICE_NAME,
     level,
@@ -49,7 +52,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     mixin: correlationFields,
     hooks: { streamWrite: scrubbed },
   };
-  const terminal = process.stdout.isTTY && process.env['NODE_ENV'] !== 'production';
-  const stream = destination ?? (terminal ? prettyStream() : undefined);
-  return stream ? pino(options, stream) : pino(options);
+  if (destination === 'json') return pino(options);
+  return pino(options, destination === 'pretty' ? prettyStream() : destination);
 }

@@ -6,6 +6,7 @@ import { DEVELOPMENT_ADMIN } from './auth/auth-config';
 import { mintToken } from './auth/development-token';
 import { ConfigError, loadConfig } from './config';
 import { connectPrisma, openDatabaseAt } from './db/database';
+import { UnusableDatabaseError } from './db/unusable-database';
 import { migrationRunner } from './db/migration-runner';
 import { buildApp } from './http/app';
 import { ConcurrencyGate } from './http/concurrency-gate';
@@ -15,7 +16,7 @@ import { createLogger } from './logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const location = await openDatabaseAt(config.database);
   const applied = await migrationRunner.applyMigrations(location.source);
   logger.info({ applied, database: config.database.kind }, 'database ready');
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A configuration or database the service cannot use: its one line; anything else: the whole error.
+  console.error(
+    error instanceof ConfigError || error instanceof UnusableDatabaseError ? error.message : error,
+  );
   process.exit(1);
 });

@@ -21,7 +21,9 @@ export {
   httpRequest,
   startOtlpReceiver,
   holdRequestOpen,
+  runServiceProcess,
   type ServiceProcess,
+  type ServiceRun,
   type HttpOutcome,
 } from './service-process';
 export {

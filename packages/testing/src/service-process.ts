@@ -176,3 +176,48 @@ export function holdRequestOpen(port: number, pathname: string, giveUpMs: number
     });
   });
 }
+
+export interface ServiceRun {
+  /** The exit code, or `listening` when the service started instead (it is then stopped). */
+  outcome: number | string | 'listening';
+  /** Every non-empty line the process printed, stdout and stderr. */
+  lines: string[];
+}
+
+/**
+ * Runs `node dist/main.js` of an app with `env` until it exits, or until it prints its listening
+ * line (then stops it): for start-ups that must be refused.
+ */
+export async function runServiceProcess(
+  appDir: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServiceRun> {
+  await buildService(appDir);
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: appDir,
+    env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const text: string[] = [];
+  let listening = false;
+  const onData = (chunk: Buffer) => {
+    text.push(chunk.toString('utf8'));
+    if (!listening && /listening on http:\/\/localhost:\d+/.test(text.join(''))) {
+      listening = true;
+      child.kill('SIGKILL');
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | string>((resolve) =>
+    child.once('close', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown')),
+  );
+  clearTimeout(timer);
+  const lines = text
+    .join('')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return { outcome: listening ? 'listening' : code, lines };
+}

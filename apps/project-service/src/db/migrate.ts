@@ -7,6 +7,8 @@ import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg'
 import { Client } from 'pg';
 import { migrationAdapterFactory, type DatabaseSource } from './database';
 import { migrationsDir, withSchemaEngine } from './schema-engine';
+import { explainConnectionFailure, refuseForeignTables } from './unusable-database';
+import { SERVICE_NAME } from '../service-name';
 
 const noFilters = { externalTables: [], externalEnums: [] };
 const lockfileName = 'migration_lock.toml';
@@ -78,7 +80,8 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
   }
 
   async function withClient<T>(url: string, task: (client: Client) => Promise<T>): Promise<T> {
-    const client = new Client({ connectionString: url });
+    // Bounded: a server that never answers is reported at start-up instead of hanging it.
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
     await client.connect();
     try {
       return await task(client);
@@ -122,15 +125,34 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
     options: { migrationsDir?: string } = {},
   ): Promise<string[]> {
     const migrationsList = await readMigrationList(options.migrationsDir);
-    return withMigrationLock(source, () =>
-      withSchemaEngine(migrationAdapterFactory(source), async (engine) => {
-        const { appliedMigrationNames } = await engine.applyMigrations({
-          migrationsList,
-          filters: noFilters,
+    try {
+      return await withMigrationLock(source, async () => {
+        // Never into another service's database: refused before anything is written.
+        refuseForeignTables(
+          SERVICE_NAME,
+          source.kind === 'postgres' ? source : { kind: 'pglite', dataDir: source.pglite.dataDir },
+          await listTables(source),
+        );
+        return withSchemaEngine(migrationAdapterFactory(source), async (engine) => {
+          const { appliedMigrationNames } = await engine.applyMigrations({
+            migrationsList,
+            filters: noFilters,
+          });
+          return appliedMigrationNames;
         });
-        return appliedMigrationNames;
-      }),
-    );
+      });
+    } catch (error) {
+      throw (source.kind === 'postgres' ? explainConnectionFailure(source.url, error) : undefined) ?? error;
+    }
+  }
+
+  async function listTables(source: DatabaseSource): Promise<string[]> {
+    const sql = 'SELECT tablename FROM pg_tables WHERE schemaname = current_schema()';
+    const { rows } =
+      source.kind === 'pglite'
+        ? await source.pglite.query<{ tablename: string }>(sql)
+        : await withClient(source.url, (client) => client.query<{ tablename: string }>(sql));
+    return rows.map((row) => row.tablename);
   }
 
   return { applyMigrations, withMigrationLock, lockWaiters };
