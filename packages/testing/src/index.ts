@@ -18,3 +18,11 @@ export {
   type ServiceProcess,
   type HttpOutcome,
 } from './service-process';
+export {
+  readmeWalkthrough,
+  freePort,
+  runBash,
+  missingInOrder,
+  type Walkthrough,
+  type ScriptOutcome,
+} from './readme-walkthrough';
