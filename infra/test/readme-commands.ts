@@ -62,7 +62,10 @@ export function simpleCommands(line: string): string[][] {
         .split(/\s+/)
         .filter(Boolean)
         // Leading VAR=value assignments (and `export`) belong to the shell, not to the command.
-        .filter((word, index, words) => !words.slice(0, index + 1).every((w) => /^(export|[A-Z_][A-Z0-9_]*=.*)$/.test(w))),
+        .filter(
+          (word, index, words) =>
+            !words.slice(0, index + 1).every((w) => /^(export|[A-Z_][A-Z0-9_]*=.*)$/.test(w)),
+        ),
     )
     .filter((words) => words.length > 0);
 }
