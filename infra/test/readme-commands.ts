@@ -47,10 +47,12 @@ export function blockCommands(block: string): string[] {
 /** Inline code spans of the prose (outside fenced blocks) that are a command: a tool and its arguments. */
 export function inlineCommands(markdown: string): string[] {
   const prose = markdown.replace(/^( *)```[\s\S]*?^\1```/gm, '');
-  return [...prose.matchAll(/`([^`]+)`/g)]
-    .map((match) => match[1]!.replace(/\s+/g, ' ').trim())
-    // A tool's name alone is a mention; with arguments it is a command to run.
-    .filter((span) => /^(?:[A-Z_]+=\S* )*(pnpm|pnpx|npx|npm|kustomize|yarn) \S/.test(span));
+  return (
+    [...prose.matchAll(/`([^`]+)`/g)]
+      .map((match) => match[1]!.replace(/\s+/g, ' ').trim())
+      // A tool's name alone is a mention; with arguments it is a command to run.
+      .filter((span) => /^(?:[A-Z_]+=\S* )*(pnpm|pnpx|npx|npm|kustomize|yarn) \S/.test(span))
+  );
 }
 
 /** The simple commands of one command line: split at `&&`, `||`, `;`, `|` and `$(`. */
