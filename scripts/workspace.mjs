@@ -3,7 +3,7 @@
 // so this file uses nothing but Node's standard library: it makes sure the
 // pinned pnpm exists, installs the workspace when needed, then hands over to turbo.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,8 +25,12 @@ const env = {
     .join(' '),
 };
 
+// For commands whose standard output is their answer (`TOKEN=$(npm run -s admin -- create-token …)`),
+// the install and build chatter goes to stderr instead.
+let chatterStdio = 'inherit';
+
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit', ...options });
+  const result = spawnSync(command, args, { cwd: root, env, stdio: chatterStdio, ...options });
   if (result.error) throw result.error;
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
@@ -40,7 +44,7 @@ function ensurePnpm() {
   if (pnpmVersionOnPath() === pinnedPnpm) return;
   // Install the exact pinned pnpm into a project-local folder: no global
   // install (which may need root) and no corepack (its signature check fails here).
-  console.log(`> installing pnpm ${pinnedPnpm} into .tools/`);
+  console.error(`> installing pnpm ${pinnedPnpm} into .tools/`);
   run('npm', [
     'install',
     '--prefix',
@@ -168,9 +172,38 @@ function startServices() {
   });
 }
 
+// The workspace's package names (apps/*, packages/*, infra), read from their package.json.
+function workspacePackages() {
+  const folders = ['apps', 'packages'].flatMap((parent) =>
+    readdirSync(path.join(root, parent)).map((name) => path.join(root, parent, name)),
+  );
+  return [...folders, path.join(root, 'infra')]
+    .filter((folder) => existsSync(path.join(folder, 'package.json')))
+    .map((folder) => JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).name);
+}
+
+// `app-script <script> <app> [args…]`: one app's own package.json script (admin, token,
+// db:migration:create, …) with the pinned pnpm, after turbo has built what it imports.
+function appScript([script, app, ...args]) {
+  const packages = workspacePackages();
+  if (!script || !packages.includes(app)) {
+    console.error(`usage: npm run ${script ?? '<script>'} -- <${packages.join('|')}> [arguments]`);
+    process.exit(2);
+  }
+  chatterStdio = ['inherit', 2, 'inherit'];
+  ensureInstalled();
+  run('turbo', ['run', 'build', `--filter=${app}`, '--output-logs=errors-only']);
+  chatterStdio = 'inherit';
+  run('pnpm', ['--filter', app, '--silent', 'run', script, ...args]);
+}
+
 const [command, ...rest] = process.argv.slice(2);
+if (command === 'app-script') {
+  appScript(rest);
+  process.exit(0);
+}
 if (!command || !(command in turboTasks)) {
-  console.error(`usage: workspace.mjs <${Object.keys(turboTasks).join('|')}> [turbo args]`);
+  console.error(`usage: workspace.mjs <${Object.keys(turboTasks).join('|')}|app-script> [args]`);
   process.exit(2);
 }
 

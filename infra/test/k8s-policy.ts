@@ -100,7 +100,10 @@ function secretRef(container: IContainer | undefined, name: string) {
 /** Every problem our rules find in one service overlay's rendered objects. */
 export function overlayProblems(objects: KubeObject[], { service, environment }: PolicyContext): string[] {
   const problems: string[] = [];
-  const production = environment === 'production';
+  // production-plain is production on a cluster without CloudNativePG and the Prometheus
+  // Operator: the same rules, less the Cluster and the ServiceMonitor.
+  const production = environment === 'production' || environment === 'production-plain';
+  const operators = environment === 'production';
   const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
   const named = (kind: string) => ofKind(kind).find((object) => object.metadata?.name === service);
 
@@ -293,7 +296,7 @@ export function overlayProblems(objects: KubeObject[], { service, environment }:
     endpoints?: { port?: string; path?: string }[];
   }>(named('ServiceMonitor'));
   if (!monitor) {
-    if (production) problems.push(`no ServiceMonitor named ${service}`);
+    if (operators) problems.push(`no ServiceMonitor named ${service}`);
   } else {
     if (!selects(monitor.selector?.matchLabels, serviceObject?.metadata?.labels))
       problems.push(`ServiceMonitor/${service}: selects no Service of ${service}`);
@@ -307,7 +310,16 @@ export function overlayProblems(objects: KubeObject[], { service, environment }:
   const clusters = objects.filter(
     (object) => object.kind === 'Cluster' && object.apiVersion.startsWith('postgresql.cnpg.io/'),
   );
-  if (production && clusters.length !== 1) problems.push(`expected one CloudNativePG Cluster in production`);
+  if (operators && clusters.length !== 1) problems.push(`expected one CloudNativePG Cluster in production`);
+  if (production && !operators) {
+    for (const container of [app, migrate]) {
+      const ref = secretRef(container, 'DATABASE_URL');
+      if (ref?.name !== `${service}-secrets` || ref.key !== 'DATABASE_URL')
+        problems.push(
+          `container ${container?.name}: DATABASE_URL is not key DATABASE_URL of ${service}-secrets`,
+        );
+    }
+  }
   for (const cluster of clusters) {
     const name = cluster.metadata?.name;
     for (const container of [app, migrate]) {

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KubeObject, Kustomization, YamlDocument } from './k8s-manifests';
+import type { IPodSpec, KubeObject, Kustomization, YamlDocument } from './k8s-manifests';
 import {
   fixturesRoot,
   isKustomization,
@@ -27,6 +27,8 @@ const rendered = overlays.map((overlay) => ({ ...overlay, objects: renderKustomi
 const namespaceKustomizations = ['dev', 'production'].map((environment) =>
   path.join(namespacesRoot, environment),
 );
+/** production-plain runs in production's namespace: it is production on a cluster without the operators. */
+const namespaceEnvironmentOf = (environment: string) => environment.replace(/-plain$/, '');
 
 const absolute = (file: string) => path.resolve(repoRoot, file);
 const referencesOf = (document: YamlDocument) =>
@@ -42,7 +44,11 @@ describe('layout', () => {
     expect(entries(namespacesRoot)).toEqual(['dev', 'production']);
     for (const service of services) {
       expect(entries(path.join(k8sRoot, service))).toEqual(['base', 'overlays']);
-      expect(entries(path.join(k8sRoot, service, 'overlays'))).toEqual(['dev', 'production']);
+      expect(entries(path.join(k8sRoot, service, 'overlays'))).toEqual([
+        'dev',
+        'production',
+        'production-plain',
+      ]);
     }
   });
 
@@ -59,10 +65,12 @@ describe('layout', () => {
   it('leaves no YAML or env file unused (every file is a kustomization or named by one)', () => {
     const named = new Set(kustomizations.flatMap(referencesOf));
     const kustomizationFiles = new Set(kustomizations.map((document) => absolute(document.file)));
-    const envFiles = services.flatMap((service) => [
-      path.join(k8sRoot, service, 'base', 'config.env'),
-      ...overlays.filter((o) => o.service === service).map((o) => path.join(o.dir, 'config.env')),
-    ]);
+    const envFiles = services
+      .flatMap((service) => [
+        path.join(k8sRoot, service, 'base', 'config.env'),
+        ...overlays.filter((o) => o.service === service).map((o) => path.join(o.dir, 'config.env')),
+      ])
+      .filter((file) => existsSync(file));
     const unused = [...listYamlFiles(k8sRoot), ...envFiles]
       .filter((file) => !named.has(file) && !kustomizationFiles.has(file))
       .map((file) => path.relative(repoRoot, file));
@@ -87,8 +95,9 @@ describe('layout', () => {
 
   it('puts each environment in its own namespace, the one infra/k8s/namespaces creates', () => {
     for (const overlay of rendered) {
-      const namespace = renderKustomization(path.join(namespacesRoot, overlay.environment))[0]!.metadata
-        ?.name;
+      const namespace = renderKustomization(
+        path.join(namespacesRoot, namespaceEnvironmentOf(overlay.environment)),
+      )[0]!.metadata?.name;
       expect(new Set(overlay.objects.map((object) => object.metadata?.namespace))).toEqual(
         new Set([namespace]),
       );
@@ -140,6 +149,61 @@ describe.each(rendered.map((overlay) => [label(overlay), overlay] as const))(
     });
   },
 );
+
+describe.each(services)('%s on a cluster without CloudNativePG or the Prometheus Operator', (service) => {
+  const plain = rendered.find(
+    (overlay) => overlay.service === service && overlay.environment === 'production-plain',
+  );
+  const production = rendered.find(
+    (overlay) => overlay.service === service && overlay.environment === 'production',
+  )!;
+  const objects = () => {
+    if (!plain) throw new Error(`no overlay infra/k8s/${service}/overlays/production-plain`);
+    return plain.objects;
+  };
+  const deployment = () => objects().find((object) => object.kind === 'Deployment')!;
+
+  it('renders only kinds a bare Kubernetes API server knows (no CRD)', async () => {
+    const models = await loadModelClasses();
+    const unknown = objects()
+      .filter((object) => !models.has(`${object.apiVersion}/${object.kind}`))
+      .map(describe_);
+    expect(unknown).toEqual([]);
+    expect(objects().map((object) => object.apiVersion)).not.toContainEqual(
+      expect.stringMatching(/cnpg\.io|monitoring\.coreos\.com/),
+    );
+  });
+
+  it("is production's overlay less the Cluster and the ServiceMonitor", () => {
+    const ids = (list: KubeObject[]) => list.map(describe_).sort();
+    expect(ids(objects())).toEqual(
+      ids(production.objects.filter((object) => !['Cluster', 'ServiceMonitor'].includes(object.kind))),
+    );
+    const configOf = (list: KubeObject[]) => list.find((object) => object.kind === 'ConfigMap')?.data;
+    expect(configOf(objects())).toEqual(configOf(production.objects));
+  });
+
+  it(`reads DATABASE_URL from the Secret ${service}-secrets in the app and the migrate init container`, () => {
+    const spec = (deployment().spec as { template: { spec: IPodSpec } }).template.spec;
+    const containers = [...(spec.initContainers ?? []), ...spec.containers];
+    expect(containers.map((container) => container.name).sort()).toEqual(['migrate', service].sort());
+    for (const container of containers) {
+      expect(container.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom).toEqual({
+        secretKeyRef: { name: `${service}-secrets`, key: 'DATABASE_URL' },
+      });
+    }
+  });
+
+  it('lets the pods reach PostgreSQL on any address, and Prometheus find /metrics by annotations', () => {
+    const policy = objects().find((object) => object.kind === 'NetworkPolicy')!;
+    const egress = (policy.spec as { egress: { to?: unknown[]; ports?: { port: number }[] }[] }).egress;
+    const database = egress.find((rule) => rule.ports?.some((port) => Number(port.port) === 5432));
+    expect(database).toEqual({ ports: [{ port: 5432, protocol: 'TCP' }] });
+    const annotations = (deployment().spec as { template: { metadata?: { annotations?: object } } }).template
+      .metadata?.annotations;
+    expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics' });
+  });
+});
 
 describe('the broken fixture (test/fixtures/broken-overlay)', () => {
   const objects = renderKustomization(path.join(fixturesRoot, 'broken-overlay'));

@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
       values.name ?? 'cli',
       values.scopes.split(',').map((scope) => scope.trim()),
     );
-    // The token itself is the command's output, for scripts: `TOKEN=$(pnpm -s admin create-token ...)`.
+    // The token itself is the command's output, for scripts: `TOKEN=$(npm run -s admin -- create-token ...)` at the repository root.
     console.log(secret);
   } finally {
     await database.close();

@@ -5,7 +5,7 @@ import { migrationRunner } from './db/migration-runner';
 import { createStore } from './db/store';
 import { createStorage } from './storage/storage-config';
 
-// `pnpm run attachments:sweep`: what start-up also runs, on demand (say, from a cron job).
+// `npm run attachments:sweep` (repository root): what start-up also runs, on demand (say, from a cron job).
 // Exits 0 when nothing is missing, 1 when rows point at lost files (listed on standard error).
 async function main(): Promise<number> {
   const config = loadConfig();

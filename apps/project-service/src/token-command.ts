@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { mintToken } from './auth/development-token';
 
-// Usage: JWT_SECRET=... pnpm run token --principal alice [--admin] [--expires-in 1h]
+// Usage, at the repository root: JWT_SECRET=... npm run -s token -- --principal alice [--admin] [--expires-in 1h]
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -13,7 +13,7 @@ function main(): void {
   const secret = process.env.JWT_SECRET;
   if (!values.principal || !secret) {
     console.error(
-      'usage: JWT_SECRET=<the service secret> pnpm run token --principal <name> [--admin] [--expires-in 12h]',
+      'usage: JWT_SECRET=<the service secret> npm run -s token -- --principal <name> [--admin] [--expires-in 12h]',
     );
     process.exit(2);
   }

@@ -35,3 +35,11 @@ export {
   type ChromiumLookup,
   type PageWatch,
 } from './browser';
+export {
+  readmeWalkthrough,
+  freePort,
+  runBash,
+  missingInOrder,
+  type Walkthrough,
+  type ScriptOutcome,
+} from './readme-walkthrough';

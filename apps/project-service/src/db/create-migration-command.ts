@@ -1,6 +1,6 @@
 import { createMigration } from './create-migration';
 
-// Usage: pnpm run db:migration:create <name>
+// Usage, at the repository root: npm run db:migration:create -- <app> <name>
 async function main(): Promise<void> {
   const name = process.argv[2];
   if (!name) {

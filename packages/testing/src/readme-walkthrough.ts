@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Walkthrough {
+  /** The section's shell blocks, joined in order: what a reader pastes into one shell. */
+  script: string;
+  /** The `# → text` lines: text each command's output must show, in this order. */
+  expected: string[];
+}
+
+/**
+ * The shell blocks (```sh) of one README section, from its `## heading` to the next `## `.
+ * Blocks that start a service (`npm start`) are the reader's first shell, not the walk-through's.
+ */
+export function readmeWalkthrough(markdown: string, heading: string): Walkthrough {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no "## ${heading}" section`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  const section = markdown.slice(start, end < 0 ? undefined : end);
+  const blocks = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+    .map((match) => match[1]!)
+    .filter((block) => !/^\s*npm start\b/m.test(block));
+  if (blocks.length === 0) throw new Error(`"## ${heading}" has no shell block`);
+  const script = blocks.join('\n');
+  const expected = [...script.matchAll(/^# → (.*)$/gm)].map((match) => match[1]!);
+  return { script, expected };
+}
+
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export interface ScriptOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a script with `bash -euo pipefail` in an empty temporary folder (removed afterwards). */
+export async function runBash(script: string, env: Record<string, string>): Promise<ScriptOutcome> {
+  const cwd = await mkdtemp(path.join(os.tmpdir(), 'readme-walkthrough-'));
+  try {
+    return await new Promise<ScriptOutcome>((resolve, reject) => {
+      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd,
+        env: { PATH: process.env['PATH'] ?? '', HOME: cwd, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+/** The expected texts missing from the output, each looked for after the previous one. */
+export function missingInOrder(output: string, expected: string[]): string[] {
+  const normalized = output.replace(/\r\n/g, '\n');
+  const missing: string[] = [];
+  let from = 0;
+  for (const text of expected) {
+    const at = normalized.toLowerCase().indexOf(text.toLowerCase(), from);
+    if (at < 0) missing.push(text);
+    else from = at + text.length;
+  }
+  return missing;
+}
