@@ -39,9 +39,11 @@ function optionalField<T extends z.ZodType>(schema: T, options: { emptyIsAbsent?
     (value) => (value === null || (options.emptyIsAbsent && value === '') ? undefined : value),
     schema.optional(),
   );
-  return options.emptyIsAbsent && schema instanceof z.ZodEnum
-    ? field.openapi({ enum: [...(schema.options as string[]), '', null] })
-    : field;
+  if (!options.emptyIsAbsent) return field;
+  if (schema instanceof z.ZodEnum)
+    return field.openapi({ enum: [...(schema.options as string[]), '', null] });
+  // A string that must not be empty when given still accepts "" (not given).
+  return schema instanceof z.ZodString ? field.openapi({ minLength: 0 }) : field;
 }
 
 export const createOrgOption = z
