@@ -248,6 +248,30 @@ describe('gitea-js against the service', () => {
     expect(await failureStatus(user.api.orgs.orgCreate({ username: 'js-edited-org' }))).toBe(403);
   });
 
+  it('reads the server version anonymously, lists all organizations as an administrator, and lists tokens', async () => {
+    expect((await client().version.getVersion()).data.version).toMatch(/^\d+\.\d+\.\d+$/);
+    const owner = await newUser('js-lister');
+    await owner.api.orgs.orgCreate({ username: 'js-listed-private', visibility: 'private' });
+    const admin = client(
+      (
+        await client().users.userCreateToken(
+          siteAdmin.username,
+          { name: 'js-admin-lists', scopes: ['all'] },
+          { headers: { Authorization: basic(siteAdmin.username, siteAdmin.password) } },
+        )
+      ).data.sha1,
+    );
+    const all = await admin.admin.adminGetAllOrgs({ limit: 50 });
+    expect(all.data.map((org) => org.name)).toContain('js-listed-private');
+    expect(await failureStatus(owner.api.admin.adminGetAllOrgs())).toBe(403);
+    const tokens = await client().users.userGetTokens('js-lister', undefined, {
+      headers: { Authorization: basic('js-lister', 'js-lister-password') },
+    });
+    expect(tokens.data.map((token) => token.name)).toEqual(['gitea-js']);
+    // The list never carries a token's secret.
+    expect(tokens.data[0]).not.toHaveProperty('sha1', owner.token);
+  });
+
   it('deletes a token', async () => {
     await newUser('js-token');
     const extra = await client().users.userCreateToken(

@@ -175,6 +175,29 @@ describe('"" and null as "not given" in request bodies', () => {
     });
   });
 
+  it('PATCH /orgs/{org}: "" for the strings the Go SDK leaves unset changes nothing; email "" clears', async () => {
+    const owner = await createUser(service, 'ng-edit-blank');
+    const org = await createOrg(service, owner, {
+      full_name: 'Full',
+      description: 'Described',
+      website: 'https://before.example',
+      location: 'Here',
+      email: 'org@example.com',
+    });
+    const response = await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(owner.token))
+      .send({ full_name: '', description: '', website: '', location: '', visibility: '', email: '' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      full_name: 'Full',
+      description: 'Described',
+      website: 'https://before.example',
+      location: 'Here',
+      email: '',
+    });
+  });
+
   it('issues: null on create; title "" and null body or state on edit change nothing', async () => {
     const fixture = await issueFixture(service);
     const path = `${api}/repos/${fixture.org}/${fixture.repo}/issues`;
@@ -205,9 +228,9 @@ describe('"" and null as "not given" in request bodies', () => {
     const blankState = await service.request
       .patch(`${path}/${created.body.number}`)
       .set(...auth(fixture.owner.token))
-      .send({ title: '', state: '' });
+      .send({ title: '', body: '', state: '' });
     expect(blankState.status).toBe(201);
-    expect(blankState.body.state).toBe('open');
+    expect(blankState.body).toMatchObject({ body: 'the body', state: 'open' });
   });
 
   it('pull requests: null fields on create are not given', async () => {

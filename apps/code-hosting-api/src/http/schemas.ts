@@ -62,12 +62,14 @@ export const createOrgOption = z
 
 export const editOrgOption = z
   .object({
-    full_name: optionalField(z.string().max(100)),
+    // The Go SDK's EditOrgOption has no omitempty: every string the caller leaves unset goes out as
+    // "". The seed's rule is that only the fields supplied change, so "" is "not given" here (the
+    // spec's "optional strings"); `email: ""` alone clears, as the seed says.
+    full_name: optionalField(z.string().max(100), { emptyIsAbsent: true }),
     email: optionalField(z.string().max(255)),
-    description: optionalField(z.string().max(255)),
-    website: optionalField(website),
-    location: optionalField(z.string().max(50)),
-    // The Go SDK sends "" when the caller leaves it unset; Gitea's Edit skips it.
+    description: optionalField(z.string().max(255), { emptyIsAbsent: true }),
+    website: optionalField(website, { emptyIsAbsent: true }),
+    location: optionalField(z.string().max(50), { emptyIsAbsent: true }),
     visibility: optionalField(visibility, { emptyIsAbsent: true }),
     repo_admin_change_team_access: optionalField(z.boolean()),
   })
@@ -165,9 +167,9 @@ export const createIssueOption = z
 
 export const editIssueOption = z
   .object({
-    // Gitea keeps the title when it is empty; `body: ""` empties the body (null keeps it).
+    // An edit's `title` and `body` sent as "" are not given (the spec's "Clients unchanged").
     title: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
-    body: optionalField(z.string()),
+    body: optionalField(z.string(), { emptyIsAbsent: true }),
     state: optionalField(z.enum(['open', 'closed']), { emptyIsAbsent: true }),
   })
   .openapi('EditIssueOption');
