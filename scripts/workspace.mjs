@@ -158,12 +158,15 @@ function startServices() {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
   // A terminal's Ctrl-C reaches the services directly too; a second SIGINT changes nothing for them.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+  // The services handle SIGINT (stop at once) and SIGTERM (drain first); a closed terminal is a SIGTERM.
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGTERM'));
   for (const { exited } of children) {
     void exited.then(({ name, code, signal }) => {
       if (stopping) return;
       console.error(`npm start: ${name} exited (${code ?? signal}); stopping the other service`);
-      stop('SIGTERM');
+      stop('SIGINT');
     });
   }
   void Promise.all(children.map(({ exited }) => exited)).then((results) => {

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { root, serviceHomes, startRoot, waitFor200, type RootStart, type ServiceName } from './root-start';
@@ -91,6 +92,28 @@ describe('npm start at the root', () => {
     expect(output).toHaveLength(1);
     expect(output[0]).toMatch(/PROJECT_SERVICE_DATABASE_URL.*CODE_HOSTING_API_DATABASE_URL/);
     expect(output.join('\n')).not.toContain('hunter2');
+  });
+
+  it("ends with the refusing service's one line and a non-zero status, the other service stopped", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    running = startRoot({
+      ...homes!.env,
+      ...ports,
+      ...codeHostingAdmin,
+      PROJECT_SERVICE_DATABASE_URL: `postgresql://someone:hunter2@127.0.0.1:${port}/projects`,
+    });
+    expect(await running.exited).toBe(1);
+    const refusal = running.lines.filter((line) => line.includes(`127.0.0.1:${port}`));
+    expect(refusal).toHaveLength(1);
+    expect(refusal[0]).toMatch(/^project-service +\| cannot start: .*"projects"/);
+    expect(running.lines.join('\n')).not.toContain('hunter2');
+    // code-hosting-api, started beside it, is stopped (or never got to listen).
+    const codeHostingListened = running.lines.some((line) => line.includes('code-hosting-api listening'));
+    const codeHostingStopped = running.lines.some((line) => line.includes('code-hosting-api stopped'));
+    expect(codeHostingStopped || !codeHostingListened).toBe(true);
   });
 
   it('hands every documented variable to the services, logs JSON to a pipe and stops cleanly on SIGINT', async () => {
