@@ -63,8 +63,11 @@ let runs = 0;
 function run(script: string): Recorded {
   const record = path.join(work, `run-${++runs}`);
   execFileSync('mkdir', ['-p', record]);
-  const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+  // --norc and no stdin: under turbo stdin is a socket, and Debian's bash then reads
+  // /etc/bash.bashrc, which fails under -u (PS1 unbound).
+  const result = spawnSync('bash', ['--norc', '-euo', 'pipefail', '-c', script], {
     cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PATH: `${path.join(work, 'bin')}:${process.env.PATH}`, RECORD: record },
     encoding: 'utf8',
   });

@@ -50,7 +50,7 @@ export async function runBash(script: string, env: Record<string, string>): Prom
   const cwd = await mkdtemp(path.join(os.tmpdir(), 'readme-walkthrough-'));
   try {
     return await new Promise<ScriptOutcome>((resolve, reject) => {
-      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      const child = spawn('bash', ['--norc', '-euo', 'pipefail', '-c', script], {
         cwd,
         env: { PATH: process.env['PATH'] ?? '', HOME: cwd, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
