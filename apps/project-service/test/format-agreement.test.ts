@@ -13,6 +13,8 @@ import { MEDIA_TYPES } from './wire-formats';
 // client's struct without the field, for gob; Go still leaves out the zero values of the fields
 // it has). All three get the same status and the same message. FUZZ_RUNS raises the cases.
 const RUNS = Math.max(10, Math.floor(Number(process.env.FUZZ_RUNS ?? 3000) / 30));
+// 3 requests per case: room for a loaded machine (about 6 s per operation when idle).
+jest.setTimeout(120_000);
 const service = useProjectService();
 let root: string;
 let target: string;
