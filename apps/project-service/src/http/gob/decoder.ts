@@ -16,10 +16,13 @@ const DEFAULT_LIMITS: GobDecodeLimits = { maxDepth: 16, maxTypes: 64 };
  * A decoded value: structs become objects keyed by Go field name, slices and
  * arrays become arrays, maps become Maps, integers numbers, byte slices Buffers.
  * A field the sender's type declares but whose value it left out (Go never
- * sends a zero value) holds that zero value; a field its type does not have is
- * absent, as a field a JSON client leaves out.
+ * sends a zero value) holds `UNSENT_ZERO`: the reader decides what its zero value
+ * is (building it from the sender's type would let a small body with a wide,
+ * deep or recursive type cost exponential work); a field its type does not have
+ * is absent, as a field a JSON client leaves out.
  */
 export type GobValue =
+  | typeof UNSENT_ZERO
   | string
   | number
   | boolean
@@ -28,6 +31,9 @@ export type GobValue =
   | Map<GobValue, GobValue>
   | { [field: string]: GobValue }
   | undefined;
+
+/** A field the sender's type declares, left unsent because it held its zero value. */
+export const UNSENT_ZERO: unique symbol = Symbol('gob: zero value, not sent');
 
 const BUILTIN_BY_ID = new Map<number, string>(
   Object.entries(BUILTIN_TYPE_IDS).map(([kind, id]) => [id, kind]),
@@ -217,46 +223,9 @@ class ValueDecoder {
       result[definition.name] = this.value(reader, definition.id, depth);
     }
     for (const definition of fields) {
-      if (!(definition.name in result)) result[definition.name] = this.zero(definition.id, depth);
+      if (!(definition.name in result)) result[definition.name] = UNSENT_ZERO;
     }
     return result;
-  }
-
-  /** The zero value of a type, as Go holds it for a field the encoder left out. */
-  private zero(id: number, depth: number): GobValue {
-    const builtin = BUILTIN_BY_ID.get(id);
-    if (builtin !== undefined) {
-      switch (builtin) {
-        case 'bool':
-          return false;
-        case 'int':
-        case 'uint':
-        case 'float':
-          return 0;
-        case 'bytes':
-          return Buffer.alloc(0);
-        case 'string':
-          return '';
-        case 'complex':
-          return [0, 0];
-        default:
-          // A nil interface.
-          return undefined;
-      }
-    }
-    if (depth >= this.limits.maxDepth) throw new GobFormatError('value nested too deeply');
-    const type = this.wireType(id);
-    switch (type.kind) {
-      case 'struct':
-        return Object.fromEntries(type.fields.map((field) => [field.name, this.zero(field.id, depth + 1)]));
-      case 'slice':
-      case 'array':
-        return [];
-      case 'map':
-        return new Map();
-      case 'marshaled':
-        return Buffer.alloc(0);
-    }
   }
 
   private items(reader: GobReader, elem: number, length: number, depth: number): GobValue[] {

@@ -1,6 +1,7 @@
 import type { RepeatableList } from '../body-codecs';
 import type { ObjectShape, Shape } from '../representation-shape';
-import { decodeGob, type GobValue } from './decoder';
+import { zeroValueOf } from '../representation-shape';
+import { decodeGob, UNSENT_ZERO, type GobValue } from './decoder';
 import { gobEncodingOf } from './encoder';
 import { goFieldName } from './go-names';
 import { GobWriter } from './primitives';
@@ -18,6 +19,8 @@ const CHUNK_BYTES = 64 * 1024;
  * are for the schema's validation to name.
  */
 function inShape(shape: Shape, value: GobValue): unknown {
+  // The zero value in our own shape's terms: bounded by the representation, not the sender's type.
+  if (value === UNSENT_ZERO) return zeroValueOf(shape);
   if (shape.kind === 'array')
     return Array.isArray(value) ? value.map((item) => inShape(shape.item, item)) : value;
   if (shape.kind !== 'object') return value;
