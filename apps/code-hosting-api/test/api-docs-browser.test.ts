@@ -43,7 +43,8 @@ if (chromiumPath) {
         blocks.map(
           (block) =>
             `${block.querySelector('.opblock-summary-method')?.textContent ?? '?'} ${
-              block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '?'
+              // A deprecated operation's path has a class of its own.
+              block.querySelector('[data-path]')?.getAttribute('data-path') ?? '?'
             }`,
         ),
       );

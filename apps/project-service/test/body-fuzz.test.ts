@@ -9,6 +9,9 @@ import { MEDIA_TYPES, clientDecode, rawBytes, type WireFormat } from './wire-for
 // (409 when a mutation happens to repeat a slug), in the format asked for, and
 // never a 5xx. FUZZ_RUNS raises the number of cases.
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 3000) / 10));
+// Bounded by the number of cases, not by time: about 8 s per format alone, several times that
+// beside the other suites on a 2-core CI machine.
+jest.setTimeout(120_000);
 const service = useProjectService();
 let target: string;
 let root: string;
