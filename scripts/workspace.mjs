@@ -121,6 +121,9 @@ function startServices() {
   const width = Math.max(...services.map(({ name }) => name.length));
   const children = services.map(({ name, prefix }) => {
     const serviceEnv = { ...env };
+    // The services get the person's own NODE_OPTIONS, not the flags added above for Jest.
+    if (process.env.NODE_OPTIONS === undefined) delete serviceEnv.NODE_OPTIONS;
+    else serviceEnv.NODE_OPTIONS = process.env.NODE_OPTIONS;
     for (const variable of Object.keys(perService)) {
       delete serviceEnv[variable];
       if (process.env[prefix + variable]) serviceEnv[variable] = process.env[prefix + variable];
