@@ -61,8 +61,31 @@ describe('avatar_url', () => {
     expect(big.readUInt32BE(16)).toBe(512);
   });
 
-  it('answers 404 for an id no account has, and for a malformed id', async () => {
-    for (const id of ['999999', '0', 'abc', '1e3']) {
+  it('cannot tell an id no account has, or a private account, from a public one', async () => {
+    const owner = await createUser(service, 'avatar-private');
+    const hidden = await createOrg(service, owner, { visibility: 'private' });
+    const hiddenId = (await service.request.get(`${api}/orgs/${hidden.name}`).set(...auth(owner.token))).body
+      .id as number;
+    const unknown = await fetchAvatar(`${testRootUrl}avatars/999999`);
+    const privateOrg = await fetchAvatar(`${testRootUrl}avatars/${hiddenId}`);
+    expect(unknown).not.toEqual(privateOrg);
+  });
+
+  it('needs no token scope: an <img> of a token without read:user still loads', async () => {
+    const user = await createUser(service, 'avatar-scopes');
+    const narrow = await service.request
+      .post(`${api}/users/${user.username}/tokens`)
+      .auth(user.username, user.password)
+      .send({ name: 'repo-only', scopes: ['read:repository'] });
+    expect(narrow.status).toBe(201);
+    const response = await service.request
+      .get(`/avatars/${user.id}`)
+      .set('Authorization', `token ${narrow.body.sha1 as string}`);
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 404 for a malformed id', async () => {
+    for (const id of ['0', 'abc', '1e3', '-1', '99999999999999999999']) {
       const response = await service.request.get(`/avatars/${id}`);
       expect(response.status).toBe(404);
       expect(response.body.url).toBe(`${testRootUrl}api/swagger`);

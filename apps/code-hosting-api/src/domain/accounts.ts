@@ -7,7 +7,6 @@ import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
-import type { RequestedNumber } from './requested-number';
 import { knownScopes } from './token-scopes';
 import { TokenUseRecorder } from './token-use';
 
@@ -133,12 +132,6 @@ export function accountService(
      * The account whose avatar_url names this id, user or organization. As Gitea, avatars are
      * served to anyone who has the URL (an <img> sends no token), whatever the account's visibility.
      */
-    async avatarOwner(id: RequestedNumber): Promise<AccountRecord> {
-      const account = id.value === null ? null : await store.findAccountById(id.value);
-      if (!account) throw notFound(`avatar ${id.text} does not exist`);
-      return account;
-    },
-
     async authenticateToken(secret: string): Promise<{ account: AccountRecord; scopes: string[] } | null> {
       const found = await store.findTokenByHash(hashToken(secret));
       if (!found || found.account.type !== 'user' || !found.account.isActive) return null;

@@ -47,7 +47,7 @@ export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[
   repositoryRoutes(table, services);
   issueRoutes(table, services);
   attachmentRoutes(table, services);
-  avatarRoutes(table, services);
+  avatarRoutes(table);
   table.completePaths();
   return table;
 }

@@ -1,6 +1,6 @@
+import { notFound } from '@repo/http-errors';
 import { toPng } from 'jdenticon';
 import { requestedNumber } from '../../domain/requested-number';
-import type { ApiServices } from '../api-routes';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
@@ -19,22 +19,26 @@ function avatarSize(requested: string | undefined): number {
 /**
  * The avatar_url of users and organizations (ROOT_URL + "avatars/" + id): no avatar is ever
  * uploaded here, so every account has Gitea's kind of default, a picture generated from its id,
- * the same every time.
+ * the same every time. Any id gets its picture, with no lookup: a 404 for ids no account has
+ * (or a picture seeded by the account's kind) would tell anyone which private accounts exist.
+ * An <img> sends no token, and one that does is not asked for a scope.
  */
-export function avatarRoutes(table: RouteTable, { accounts }: ApiServices): void {
+export function avatarRoutes(table: RouteTable): void {
   const routes = table.resource({ tag: 'user', scope: 'user' });
   routes.add({
     method: 'get',
     path: '/avatars/{id}',
     siteRoot: true,
+    unscoped: true,
     operationId: 'getAvatar',
     summary: "A user's or organization's avatar (its avatar_url): a generated PNG",
     query: s.avatarQuery,
     success: { status: 200, description: 'the picture', mediaType: 'image/png' },
     errors: [404],
     async handle({ res, params, query }) {
-      const account = await accounts.avatarOwner(requestedNumber(params.id));
-      const png = toPng(`${account.type}:${account.id}`, avatarSize(query.size));
+      const id = requestedNumber(params.id);
+      if (id.value === null || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
+      const png = toPng(`avatar:${id.value}`, avatarSize(query.size));
       res.setHeader('Content-Type', 'image/png');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       // The picture only depends on the id: clients may keep it for a day.
