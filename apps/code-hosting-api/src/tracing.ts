@@ -1,6 +1,7 @@
 // Loaded first by main.ts, before Express, pg and node:http, so that the instrumentations can
 // patch them. Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the standard OTEL_* variables
 // configure the rest (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, …).
+import { redactedUrl } from './log-secrets';
 import { SERVICE_NAME } from './service-name';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 
@@ -28,6 +29,12 @@ function startTracing(): NodeSDK | undefined {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) =>
           ['/livez', '/readyz', '/metrics', '/api/healthz'].includes(req.url ?? ''),
+        // The span's url.query, redacted by the logs' own rule (applied over the instrumentation's).
+        startIncomingSpanHook: (req) => {
+          const url = 'url' in req ? (req.url ?? '') : '';
+          const query = url.indexOf('?');
+          return query < 0 ? {} : { 'url.query': redactedUrl(url.slice(query)).slice(1) };
+        },
       }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),

@@ -28,9 +28,15 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   });
 
   it('exports a span for a request, and its log lines carry the trace id and request id', async () => {
-    const response = await httpRequest(service.baseUrl, new http.Agent(), 'GET', '/projects?slug=root', {
-      headers: { Authorization: bearer(ADMIN_PRINCIPAL), 'X-Request-Id': 'traced-request-1' },
-    });
+    const response = await httpRequest(
+      service.baseUrl,
+      new http.Agent(),
+      'GET',
+      '/projects?slug=root&access_token=span-secret-1',
+      {
+        headers: { Authorization: bearer(ADMIN_PRINCIPAL), 'X-Request-Id': 'traced-request-1' },
+      },
+    );
     expect(response.status).toBe(200);
     const deadline = Date.now() + 10_000;
     // The span and the access-log line arrive independently (the log through stdout): wait for both.
@@ -53,5 +59,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     // The exporter sends JSON: the span's traceId is the same as the log's (hex).
     expect(exported).toContain(String(traceId));
+    // The URL goes out with the span, its credential-like query parameters redacted as in the logs.
+    expect(exported).toContain('access_token=[redacted]');
+    expect(exported).not.toContain('span-secret-1');
   });
 });
