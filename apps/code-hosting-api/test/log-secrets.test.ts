@@ -165,7 +165,9 @@ describe('everything a service process writes', () => {
       },
     ];
     for (const request of requests) await rawHttp(base, request);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Everything the process writes, to its last line: stopped, and its output closed.
+    process_.kill('SIGTERM');
+    await process_.exited;
 
     const written = process_.output.join('\n');
     expect(written).toContain('request completed');

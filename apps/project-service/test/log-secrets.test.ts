@@ -152,8 +152,9 @@ describe('everything a service process writes', () => {
       ],
     ];
     for (const [head, body] of requests) await rawRequest(port, head, body);
-    // The access log line of the last request is written before its answer; give stdout a moment.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Everything the process writes, to its last line: stopped, and its output closed.
+    process_.kill('SIGTERM');
+    await process_.exited;
 
     const written = process_.output.join('\n');
     expect(written).toContain('request completed');

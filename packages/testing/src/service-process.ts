@@ -48,8 +48,9 @@ export async function startServiceProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
+  // 'close': the process has exited and its output is all read.
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
