@@ -1,4 +1,4 @@
-import type { AttachmentStore } from './domain/store';
+import type { AttachmentStore } from './domain/attachment-store';
 import type { Storage } from './storage/storage';
 import { sweepAttachments, type SweepReport } from './storage/sweep';
 

@@ -1,4 +1,4 @@
-import type { AccountStore } from '../domain/store';
+import type { AccountStore } from '../domain/account-store';
 import type { PrismaClient } from '../generated/prisma/client';
 import { toAccount } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';

@@ -1,5 +1,5 @@
 import type { AccessLevel, ActionType } from '../domain/records';
-import type { ActionStore, NewAction } from '../domain/store';
+import type { ActionStore, NewAction } from '../domain/action-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toRepositories, type Client } from './row-mappers';
 

@@ -1,4 +1,4 @@
-import type { AttachmentStore } from '../domain/store';
+import type { AttachmentStore } from '../domain/attachment-store';
 import type { PrismaClient } from '../generated/prisma/client';
 import { toAttachment } from './row-mappers';
 

@@ -1,4 +1,4 @@
-import type { IssueStore } from '../domain/store';
+import type { IssueStore } from '../domain/issue-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { recordAction } from './action-store';
 import { issueInclude, toIssue } from './row-mappers';

@@ -1,4 +1,4 @@
-import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/store';
+import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toTeam } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';

@@ -1,5 +1,5 @@
 import type { AccessLevel } from '../domain/records';
-import type { RepositoryStore } from '../domain/store';
+import type { RepositoryStore } from '../domain/repository-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { recordAction } from './action-store';
 import { toRepositories, toRepository } from './row-mappers';

@@ -1,4 +1,4 @@
-import type { TokenStore } from '../domain/store';
+import type { TokenStore } from '../domain/token-store';
 import type { Account, PrismaClient } from '../generated/prisma/client';
 import { toAccount, toToken } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';

@@ -1,5 +1,5 @@
 import { isUniqueConstraintViolation } from '@repo/http-errors';
-import type { WriteOutcome } from '../domain/store';
+import type { WriteOutcome } from '../domain/write-outcome';
 
 /** Runs a write that may collide with an existing name; a unique violation becomes `name-taken`. */
 export async function unlessNameTaken<T>(write: () => Promise<T>): Promise<WriteOutcome<T>> {

@@ -1,5 +1,6 @@
 import { forbidden, notFound } from '@repo/http-errors';
-import type { AccountVisibilityScope, Store } from './store';
+import type { AccountVisibilityScope } from './account-store';
+import type { Store } from './store';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import {
   highestLevel,

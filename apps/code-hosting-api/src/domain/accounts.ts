@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { badRequest, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
-import type { AccountChanges, Store } from './store';
+import type { AccountChanges } from './account-store';
+import type { Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';

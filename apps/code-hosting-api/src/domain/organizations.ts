@@ -1,5 +1,6 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
-import type { Store, TeamInsert } from './store';
+import type { TeamInsert } from './organization-store';
+import type { Store } from './store';
 import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
 import {
   accountVisibilityScope,

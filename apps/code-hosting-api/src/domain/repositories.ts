@@ -1,5 +1,7 @@
 import { conflict, forbidden, locked, notFound, unprocessableEntity } from '@repo/http-errors';
-import type { IssueInsert, NewAction, Store } from './store';
+import type { NewAction } from './action-store';
+import type { IssueInsert } from './issue-store';
+import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';

@@ -1,4 +1,4 @@
-import type { TokenStore } from './store';
+import type { TokenStore } from './token-store';
 
 export interface TokenUseSettings {
   /** A token's `last_used_at` is written at most once per this many milliseconds. */

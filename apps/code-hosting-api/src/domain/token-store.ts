@@ -1,0 +1,24 @@
+import type { AccountRecord, Page, TokenRecord } from './records';
+import type { WriteOutcome } from './write-outcome';
+
+/** A user's access tokens, stored hashed. */
+export interface TokenStore {
+  createToken(token: {
+    accountId: number;
+    name: string;
+    tokenHash: string;
+    tokenLastEight: string;
+    scopes: string[];
+  }): Promise<WriteOutcome<TokenRecord>>;
+  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
+  findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
+  /** A page of the account's tokens, newest first. */
+  listTokens(accountId: number, offset: number, limit: number): Promise<Page<TokenRecord>>;
+  findTokenByHash(tokenHash: string): Promise<{
+    token: TokenRecord;
+    account: AccountRecord;
+  } | null>;
+  /** Stores now as the token's last use, unless the stored one is later than `usedBefore`. */
+  touchToken(id: number, usedBefore: Date): Promise<void>;
+  deleteToken(id: number): Promise<void>;
+}
