@@ -6,7 +6,7 @@ import parseRange from 'range-parser';
 import { assertUploadedFileAllowed } from '../../domain/attachment-types';
 import type { AttachmentRecord } from '../../domain/records';
 import type { ByteRange } from '../../storage/storage';
-import type { ApiServices } from '../api-routes';
+import type { ApiServices } from '../api-services';
 import { countingStream } from '../attachment-metrics';
 import { receiveAttachment } from '../attachment-upload';
 import { requestedNumber } from '../../domain/requested-number';

@@ -1,4 +1,4 @@
-import type { ApiServices } from '../api-routes';
+import type { ApiServices } from '../api-services';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 

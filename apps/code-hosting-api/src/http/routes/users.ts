@@ -1,5 +1,5 @@
 import { requireUser } from '../../domain/caller';
-import type { ApiServices } from '../api-routes';
+import type { ApiServices } from '../api-services';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
