@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { querySource } from '@repo/testing';
 import { testRootUrl, useCodeHostingApi } from './app';
-import { adminToken, api, basic, createOrg, createTeam, addToTeam, createUser, type Actor } from './actors';
+import {
+  adminAuthorization,
+  adminToken,
+  api,
+  basic,
+  createOrg,
+  createTeam,
+  addToTeam,
+  createUser,
+  type Actor,
+} from './actors';
 import { issueFixture, uploaded, type IssueFixture } from './attachment-fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './raw-http';
 
@@ -292,6 +302,75 @@ function check(sent: RawRequest, response: RawResponse): void {
   }
 }
 
+// --- what the data holds afterwards ---------------------------------------------------------
+
+/** Organizations, their teams and team members, counted through the API (as the site admin) and in the tables. */
+async function counts(): Promise<{
+  organizations: number;
+  teams: number;
+  organizationRows: number;
+  teamRows: number;
+  teamMemberRows: number;
+}> {
+  const names: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await service.request
+      .get(`${api}/admin/orgs`)
+      .query({ page, limit: 50 })
+      .set('Authorization', adminAuthorization)
+      .expect(200);
+    const items = response.body as { username: string }[];
+    names.push(...items.map((org) => org.username));
+    if (items.length < 50) break;
+  }
+  let teams = 0;
+  for (const name of names) {
+    const response = await service.request
+      .get(`${api}/orgs/${encodeURIComponent(name)}/teams`)
+      .query({ limit: 1 })
+      .set('Authorization', adminAuthorization)
+      .expect(200);
+    teams += Number(response.headers['x-total-count']);
+  }
+  const [rows] = await querySource<{ organizations: number; teams: number; members: number }>(
+    service.database,
+    `SELECT (SELECT count(*)::int FROM accounts WHERE type = 'organization') AS organizations,
+            (SELECT count(*)::int FROM teams) AS teams,
+            (SELECT count(*)::int FROM team_members) AS members`,
+  );
+  return {
+    organizations: names.length,
+    teams,
+    organizationRows: rows!.organizations,
+    teamRows: rows!.teams,
+    teamMemberRows: rows!.members,
+  };
+}
+
+/** After the fuzz: attachments have their objects, organizations their owners, and the API shows every row. */
+async function expectWholeAfterFuzz(): Promise<void> {
+  // Every attachment row names an object the storage holds.
+  const rows = await querySource<{ uuid: string }>(service.database, 'SELECT uuid FROM attachments');
+  const missing = [];
+  for (const { uuid } of rows) if (!(await service.storage.stat(uuid))) missing.push(uuid);
+  expect(missing).toEqual([]);
+  // Every organization has its Owners team with at least one member.
+  expect(
+    await querySource(
+      service.database,
+      `SELECT a.name FROM accounts a WHERE a.type = 'organization' AND NOT EXISTS (
+         SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+         WHERE t.org_id = a.id AND t.permission = 'owner')`,
+    ),
+  ).toEqual([]);
+  // What the API lists is what the tables hold: none hidden, none left behind by a delete.
+  const counted = await counts();
+  expect({ organizations: counted.organizations, teams: counted.teams }).toEqual({
+    organizations: counted.organizationRows,
+    teams: counted.teamRows,
+  });
+}
+
 describe('hostile requests (fast-check, through HTTP)', () => {
   let world: World;
   beforeAll(async () => {
@@ -334,30 +413,27 @@ describe('hostile requests (fast-check, through HTTP)', () => {
     expect(tally.requests).toBeGreaterThanOrEqual(fuzzRuns > 0 ? fuzzRuns : 500);
     await service.request.get('/livez').expect(200);
     await service.request.get('/readyz').expect(200);
+    await expectWholeAfterFuzz();
   }, 600_000);
 
-  it('invariants hold afterwards', async () => {
-    // Every attachment row names an object the storage holds.
-    const rows = await querySource<{ uuid: string }>(service.database, 'SELECT uuid FROM attachments');
-    const missing = [];
-    for (const { uuid } of rows) if (!(await service.storage.stat(uuid))) missing.push(uuid);
-    expect(missing).toEqual([]);
-    // Every organization has its Owners team with at least one member.
-    expect(
-      await querySource(
-        service.database,
-        `SELECT a.name FROM accounts a WHERE a.type = 'organization' AND NOT EXISTS (
-           SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
-           WHERE t.org_id = a.id AND t.permission = 'owner')`,
-      ),
-    ).toEqual([]);
-    // No team member of an organization that is gone.
-    expect(
-      await querySource(
-        service.database,
-        `SELECT m.team_id FROM team_members m JOIN teams t ON t.id = m.team_id
-         LEFT JOIN accounts a ON a.id = t.org_id AND a.type = 'organization' WHERE a.id IS NULL`,
-      ),
-    ).toEqual([]);
+  it('deletes an organization with its teams and their members, and nothing else, counted through the API and in the tables', async () => {
+    const owner = await createUser(service, 'doomed-owner');
+    const org = await createOrg(service, owner);
+    const teamId = await createTeam(service, owner.token, org.name, { permission: 'write' });
+    await addToTeam(service, owner.token, teamId, (await createUser(service, 'doomed-member')).username);
+    const before = await counts();
+    await service.request
+      .delete(`${api}/orgs/${org.name}`)
+      .set('Authorization', `token ${owner.token}`)
+      .expect(204);
+    // The organization, its Owners team and the team made here; the owner in Owners and the member.
+    expect(await counts()).toEqual({
+      organizations: before.organizations - 1,
+      teams: before.teams - 2,
+      organizationRows: before.organizationRows - 1,
+      teamRows: before.teamRows - 2,
+      teamMemberRows: before.teamMemberRows - 2,
+    });
+    await service.request.get(`${api}/orgs/${org.name}`).set('Authorization', adminAuthorization).expect(404);
   });
 });

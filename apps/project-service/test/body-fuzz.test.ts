@@ -13,21 +13,16 @@ const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 3000) / 10))
 // beside the other suites on a 2-core CI machine.
 jest.setTimeout(120_000);
 const service = useProjectService();
-let target: string;
-let root: string;
-beforeAll(async () => {
-  root = await rootUid(service);
-  target = (await createProject(service, { parent_uid: root })).uid;
-});
 
 describe.each(['xml', 'gob'] as const)('%s bodies through HTTP', (format: WireFormat) => {
-  const operations = [
-    { method: 'post', path: () => '/projects', ok: 201 },
-    { method: 'put', path: () => `/projects/${target}`, ok: 200 },
-    { method: 'put', path: () => `/projects/${target}/settings`, ok: 200 },
-  ] as const;
-
-  it('answers mutated and truncated bodies with success or a 400 Error body, never a 5xx', async () => {
+  // Each test makes the project it writes to, so it passes or fails alone, in any order.
+  it('answers mutated and truncated bodies with success or a 400 Error body, never a 5xx, and leaves the project readable', async () => {
+    const target = (await createProject(service, { parent_uid: await rootUid(service) })).uid;
+    const operations = [
+      { method: 'post', path: () => '/projects', ok: 201 },
+      { method: 'put', path: () => `/projects/${target}`, ok: 200 },
+      { method: 'put', path: () => `/projects/${target}/settings`, ok: 200 },
+    ] as const;
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(mutated(seeds(format)), fc.constantFrom(...operations), async (body, operation) => {
@@ -52,9 +47,8 @@ describe.each(['xml', 'gob'] as const)('%s bodies through HTTP', (format: WireFo
     );
     // The mutations must reach the decoders' failures, not only bodies that still decode.
     expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 10);
-  });
 
-  it('leaves the target project readable in every format afterwards', async () => {
+    // The project the mutated bodies were written to is still readable in the format.
     const response = await service.request
       .get(`/projects/${target}`)
       .set('Authorization', admin())

@@ -1,3 +1,4 @@
+import { goForTests } from '@repo/testing';
 import type { Test } from 'supertest';
 import { bearer, useProjectService } from './app';
 import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
@@ -10,10 +11,13 @@ import {
   type WireFormat,
 } from './wire-formats';
 import type { RepresentationName } from '../src/http/representations';
+import { goLookup } from './go-client';
 
 // Every operation in XML and gob, requests written and responses read by a Go
 // client (the real encoding/xml and encoding/gob when Go is installed, as in CI),
 // compared with what the same operation gives in JSON.
+// Without Go: one line saying the round trips used our own codecs (a failure where GO_INTEROP=required).
+goForTests('project-service formats.test.ts: round trips through the Go client', goLookup);
 const service = useProjectService();
 let root: string;
 beforeAll(async () => {

@@ -1,19 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findGo } from '@repo/testing';
 
 /**
  * The Go client in test/go-client, built once per test file. Where no Go
- * toolchain is installed, tests fall back to the committed golden files;
- * `.ci/run` sets GO_INTEROP=required so CI always runs the real round trips.
+ * toolchain is installed, tests fall back to the committed golden files and this
+ * service's own codecs; the interop test files (go-golden, formats) say so in one
+ * line each through goForTests, and fail where GO_INTEROP=required (as `.ci/run` sets).
  */
-const goInstalled = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
-if (!goInstalled && process.env.GO_INTEROP === 'required') {
-  throw new Error('GO_INTEROP=required but no Go toolchain is on PATH (apt-get install golang-go)');
-}
-
-export const goAvailable = goInstalled;
+export const goLookup = findGo();
+export const goAvailable = goLookup.found;
 export const goldenDir = path.join(__dirname, 'go-client', 'golden');
 
 let binary: string | undefined;

@@ -356,6 +356,9 @@ const sendable = (value: string) => value.replace(/[^\x20-\x7e\t]/g, '');
 const statuses = new Map<number, number>();
 const lastEtags = new Map<string, string>();
 let requests = 0;
+/** Projects the fuzz's requests were told they created (201) and deleted (204). */
+let created = 0;
+let deleted = 0;
 let parserRejections = 0;
 
 /** The error body, decoded in the format the response says it is in. */
@@ -385,6 +388,8 @@ async function send(request: FuzzRequest) {
   const bytes = Buffer.from(await response.arrayBuffer());
   requests += 1;
   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+  if (operation.method === 'POST' && response.status === 201) created += 1;
+  if (operation.method === 'DELETE' && response.status === 204) deleted += 1;
   return { status: response.status, headers: response.headers, body: bytes, path, method: operation.method };
 }
 
@@ -418,6 +423,47 @@ function checkResponse(response: Awaited<ReturnType<typeof send>>): void {
     expect({ where, etag }).not.toEqual({ where, etag: lastEtags.get(key) });
     lastEtags.set(key, etag);
   }
+}
+
+/** What there is, counted twice: through the API (as the admin sees it) and in the tables. */
+interface Counts {
+  /** Projects the admin's list shows, every page. */
+  listed: number;
+  /** Writers, auditors and meeting coordinators the settings of those projects show. */
+  members: number;
+  projectRows: number;
+  memberRows: number;
+}
+
+async function counts(): Promise<Counts> {
+  const admin = `Bearer ${adminToken()}`;
+  const uids: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await service.request
+      .get('/projects')
+      .query({ page_size: 100, ...(token ? { page_token: token } : {}) })
+      .set('Authorization', admin)
+      .expect(200);
+    const body = page.body as { projects: { uid: string }[]; next_page_token?: string };
+    uids.push(...body.projects.map((project) => project.uid));
+    token = body.next_page_token || undefined;
+  } while (token);
+  let members = 0;
+  for (const uid of uids) {
+    const settings = (
+      await service.request.get(`/projects/${uid}/settings`).set('Authorization', admin).expect(200)
+    ).body as Partial<Record<'writers' | 'auditors' | 'meeting_coordinators', unknown[]>>;
+    members +=
+      (settings.writers?.length ?? 0) +
+      (settings.auditors?.length ?? 0) +
+      (settings.meeting_coordinators?.length ?? 0);
+  }
+  const [rows] = await querySource<{ projects: number; members: number }>(
+    service.database,
+    'SELECT (SELECT count(*)::int FROM projects) AS projects, (SELECT count(*)::int FROM project_members) AS members',
+  );
+  return { listed: uids.length, members, projectRows: rows!.projects, memberRows: rows!.members };
 }
 
 beforeAll(async () => {
@@ -454,8 +500,78 @@ beforeAll(async () => {
   pageToken = (page.body as { next_page_token: string }).next_page_token;
 });
 
+/**
+ * After the fuzz: the process answers, the tree and the settings are whole, every project the fuzz
+ * created or deleted is counted as such through the API and in the tables, and writes still work.
+ */
+async function expectWholeAfterFuzz(before: Counts): Promise<void> {
+  await service.request.get('/livez').expect(200);
+  const admin = `Bearer ${adminToken()}`;
+  const list = await service.request.get('/projects').set('Authorization', admin).expect(200);
+  const projects = (list.body as { projects: { uid: string; parent_uid: string }[] }).projects;
+  const byUid = new Map(projects.map((project) => [project.uid, project]));
+  // Exactly one root; every other project's parent exists; walking up always reaches the root.
+  expect(projects.filter((project) => project.parent_uid === '')).toHaveLength(1);
+  for (const project of projects) {
+    const seen = new Set<string>();
+    let current = project;
+    while (current.parent_uid !== '') {
+      expect(seen.has(current.uid)).toBe(false);
+      seen.add(current.uid);
+      const parent = byUid.get(current.parent_uid);
+      expect({ child: current.uid, parentFound: parent !== undefined }).toEqual({
+        child: current.uid,
+        parentFound: true,
+      });
+      current = parent!;
+    }
+  }
+  // Every project has its settings.
+  for (const project of projects) {
+    await service.request.get(`/projects/${project.uid}/settings`).set('Authorization', admin).expect(200);
+  }
+  // Counted through the API and in the tables: what the answers said was created or deleted was.
+  const counted = await counts();
+  const expected = before.listed + created - deleted;
+  expect({ listed: counted.listed, projectRows: counted.projectRows }).toEqual({
+    listed: expected,
+    projectRows: expected,
+  });
+  // The member rows are the members the settings show, no more (none left behind by a delete).
+  expect(counted.memberRows).toBe(counted.members);
+  // Every write still changes the ETag.
+  const target = (
+    await service.request
+      .post('/projects')
+      .set('Authorization', admin)
+      .send({ slug: 'after-the-fuzz', name: 'n', description: 'd', parent_uid: known[0] })
+      .expect(201)
+  ).body as { uid: string };
+  const read = await service.request
+    .get(`/projects/${target.uid}/settings`)
+    .set('Authorization', admin)
+    .expect(200);
+  const written = await service.request
+    .put(`/projects/${target.uid}/settings`)
+    .set('Authorization', admin)
+    .send({ mission_statement: 'after the fuzz' })
+    .expect(200);
+  expect(written.headers['etag']).not.toBe(read.headers['etag']);
+  // The formats still round-trip.
+  const xml = clientEncode('UpdateProjectSettingsRequest', 'xml', {
+    mission_statement: 'xml after the fuzz',
+  });
+  await service.request
+    .put(`/projects/${target.uid}/settings`)
+    .set('Authorization', admin)
+    .set('Content-Type', 'application/xml')
+    .send(xml)
+    .expect(200);
+}
+
 describe('hostile requests through HTTP', () => {
-  it('answers every generated request below 500, errors with the documented body', async () => {
+  it('answers every generated request below 500, errors with the documented body, and keeps the data whole', async () => {
+    const before = await counts();
     await fc.assert(
       fc.asyncProperty(requestArb, async (request) => {
         checkResponse(await send(request));
@@ -478,6 +594,7 @@ describe('hostile requests through HTTP', () => {
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(401) ?? 0).toBeGreaterThan(0);
+    await expectWholeAfterFuzz(before);
   });
 
   it('answers truncated and forged copies of a real page token with 400', async () => {
@@ -537,65 +654,40 @@ describe('hostile requests through HTTP', () => {
     }
   });
 
-  it('keeps answering, and the data keeps its invariants, afterwards', async () => {
-    await service.request.get('/livez').expect(200);
+  it('deletes a project and its member rows, and nothing else, counted through the API and in the tables', async () => {
     const admin = `Bearer ${adminToken()}`;
-    const list = await service.request.get('/projects').set('Authorization', admin).expect(200);
-    const projects = (list.body as { projects: { uid: string; parent_uid: string }[] }).projects;
-    const byUid = new Map(projects.map((project) => [project.uid, project]));
-    // Exactly one root; every other project's parent exists; walking up always reaches the root.
-    expect(projects.filter((project) => project.parent_uid === '')).toHaveLength(1);
-    for (const project of projects) {
-      const seen = new Set<string>();
-      let current = project;
-      while (current.parent_uid !== '') {
-        expect(seen.has(current.uid)).toBe(false);
-        seen.add(current.uid);
-        const parent = byUid.get(current.parent_uid);
-        expect({ child: current.uid, parentFound: parent !== undefined }).toEqual({
-          child: current.uid,
-          parentFound: true,
-        });
-        current = parent!;
-      }
-    }
-    // Every project has its settings.
-    for (const project of projects) {
-      await service.request.get(`/projects/${project.uid}/settings`).set('Authorization', admin).expect(200);
-    }
-    // The database agrees: no orphan member rows, no dangling parent.
-    const [orphans] = await querySource<{ count: number }>(
-      service.database,
-      `SELECT count(*)::int AS count FROM project_members m WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.uid = m.project_uid)`,
-    );
-    expect(orphans?.count).toBe(0);
-    // Every write still changes the ETag.
-    const target = (
+    const doomed = (
       await service.request
         .post('/projects')
         .set('Authorization', admin)
-        .send({ slug: 'after-the-fuzz', name: 'n', description: 'd', parent_uid: known[0] })
+        .send({
+          slug: 'to-be-deleted',
+          name: 'n',
+          description: 'd',
+          parent_uid: known[0],
+          writers: [{ username: 'alice' }, { username: 'bob' }],
+          auditors: [{ username: 'carol' }],
+        })
         .expect(201)
     ).body as { uid: string };
-    const before = await service.request
-      .get(`/projects/${target.uid}/settings`)
-      .set('Authorization', admin)
-      .expect(200);
-    const after = await service.request
-      .put(`/projects/${target.uid}/settings`)
-      .set('Authorization', admin)
-      .send({ mission_statement: 'after the fuzz' })
-      .expect(200);
-    expect(after.headers['etag']).not.toBe(before.headers['etag']);
-    // The formats still round-trip.
-    const xml = clientEncode('UpdateProjectSettingsRequest', 'xml', {
-      mission_statement: 'xml after the fuzz',
-    });
     await service.request
-      .put(`/projects/${target.uid}/settings`)
+      .put(`/projects/${doomed.uid}/settings`)
       .set('Authorization', admin)
-      .set('Content-Type', 'application/xml')
-      .send(xml)
+      .send({
+        meeting_coordinators: [{ username: 'dave' }],
+        writers: [{ username: 'alice' }, { username: 'bob' }],
+        auditors: [{ username: 'carol' }],
+      })
       .expect(200);
+    const before = await counts();
+    await service.request.delete(`/projects/${doomed.uid}`).set('Authorization', admin).expect(204);
+    const after = await counts();
+    expect(after).toEqual({
+      listed: before.listed - 1,
+      members: before.members - 4,
+      projectRows: before.projectRows - 1,
+      memberRows: before.memberRows - 4,
+    });
+    await service.request.get(`/projects/${doomed.uid}`).set('Authorization', admin).expect(404);
   });
 });

@@ -7,9 +7,35 @@ import { testAuthConfig } from './app';
 import { admin, createProject, rootUid } from './project-fixtures';
 import { clientDecode, rawBytes } from './wire-formats';
 
+/** The gate, telling the test when a list asks it for a turn (instead of the test guessing a delay). */
+class WatchedGate extends ConcurrencyGate {
+  private asked: (() => void) | undefined;
+
+  override acquire(): ReturnType<ConcurrencyGate['acquire']> {
+    const permit = super.acquire();
+    this.asked?.();
+    return permit;
+  }
+
+  /** Resolves when the next list asks for a turn (it is in line, if no permit was free); fails after `withinMs`. */
+  nextAsk(withinMs = 5_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no list asked the gate for a turn within ${withinMs} ms`)),
+        withinMs,
+      );
+      this.asked = () => {
+        this.asked = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
 // One unpaged list at a time, waiting 300 ms for a turn: the test holds the permit itself to
 // play the list that is already streaming.
-const gate = new ConcurrencyGate({ concurrency: 1, queueMs: 300 });
+const gate = new WatchedGate({ concurrency: 1, queueMs: 300 });
 const service = useTestApp(async (source) => {
   const database = connectPrisma(source);
   const app = buildApp({
@@ -69,9 +95,9 @@ describe('the bound of concurrent unpaged lists', () => {
 
   it('serves a list that waited in line once the list before it finishes', async () => {
     const release = (await gate.acquire())!;
-    const waiting = unpagedList();
-    const answered = waiting.then((response) => response);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const asked = gate.nextAsk();
+    const answered = unpagedList().then((response) => response);
+    await asked;
     expect(gate.usage).toEqual({ active: 1, waiting: 1 });
     release();
     const response = await answered;

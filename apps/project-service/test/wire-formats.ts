@@ -41,8 +41,12 @@ export function clientEncode(representation: RepresentationName, format: WireFor
 export function clientDecode(representation: RepresentationName, format: WireFormat, body: Buffer): unknown {
   if (goAvailable) return goDecode(representation, format, body);
   const shape = representations[representation];
+  // A client reading a response is not held to the service's request-body limits (a list of
+  // projects with members nests deeper than any request body may).
   const decoded =
-    format === 'gob' ? decodeGobRepresentation(body, shape) : decodeXmlRepresentation(body, shape);
+    format === 'gob'
+      ? decodeGobRepresentation(body, shape)
+      : decodeXmlRepresentation(body, shape, { maxDepth: 16, maxElements: 10_000_000 });
   return filled(shape, decoded);
 }
 

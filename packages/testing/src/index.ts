@@ -35,6 +35,7 @@ export {
   type ChromiumLookup,
   type PageWatch,
 } from './browser';
+export { findGo, goInteropRequired, goForTests, type GoLookup } from './go';
 export {
   readmeWalkthrough,
   freePort,
