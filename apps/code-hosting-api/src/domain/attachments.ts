@@ -1,9 +1,10 @@
-import { forbidden, locked, notFound } from '@repo/http-errors';
+import { forbidden, notFound } from '@repo/http-errors';
 import { atLeast, repositoryLevel } from './access';
 import { assertDisplayNameAllowed } from './attachment-types';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import type { AccessLevel, AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
+import { assertNotArchived } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
@@ -72,8 +73,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     const { repository, level } = await readable(caller, owner, repo);
     if (mode === 'write') {
       requireUser(caller);
-      if (repository.isArchived)
-        throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
+      assertNotArchived(repository);
     }
     const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
     if (!issue)

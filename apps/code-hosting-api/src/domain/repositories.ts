@@ -1,10 +1,11 @@
-import { conflict, forbidden, locked, notFound, unprocessableEntity } from '@repo/http-errors';
+import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { NewAction } from './action-store';
 import type { IssueInsert } from './issue-store';
 import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { assertNotArchived } from './repository-rules';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
 import type { RequestedNumber } from './requested-number';
@@ -119,11 +120,6 @@ export function repositoryService(store: Store) {
       content: `${issue.index}|`,
     };
     return store.updateIssue(issue, { ...changes, closedAt: changes.isClosed ? new Date() : null }, action);
-  }
-
-  function assertNotArchived(repository: RepositoryRecord): void {
-    if (repository.isArchived)
-      throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
   }
 
   /** The organization the caller may create repositories in: owners and teams that may. */
