@@ -4,7 +4,7 @@ import { assertDisplayNameAllowed } from './attachment-types';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import type { AccessLevel, AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
-import { assertNotArchived } from './repository-rules';
+import { assertNotArchived, existingIssue } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
@@ -75,9 +75,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       requireUser(caller);
       assertNotArchived(repository);
     }
-    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-    if (!issue)
-      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+    const issue = await existingIssue(store, repository, index);
     if (mode === 'write' && !canWriteAttachments(caller, issue, level))
       throw forbidden('write permission on the issue is required');
     return { repository, issue };

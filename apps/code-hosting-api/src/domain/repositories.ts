@@ -5,7 +5,7 @@ import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
-import { assertNotArchived } from './repository-rules';
+import { assertNotArchived, existingIssue } from './repository-rules';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
 import type { RequestedNumber } from './requested-number';
@@ -150,9 +150,7 @@ export function repositoryService(store: Store) {
   /** The issue when the caller may edit it: its poster or a writer. */
   async function editableIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
     const { user, repository, level } = await readableBySignedIn(caller, owner, name);
-    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-    if (!issue)
-      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+    const issue = await existingIssue(store, repository, index);
     if (issue.poster.id !== user.id && !atLeast(level, 'write'))
       throw forbidden('write permission on the issue is required');
     return { user, repository, issue };
@@ -306,9 +304,7 @@ export function repositoryService(store: Store) {
 
     async getIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
       const { repository } = await readable(caller, owner, name);
-      const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-      if (!issue)
-        throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+      const issue = await existingIssue(store, repository, index);
       return { issue, repository };
     },
 

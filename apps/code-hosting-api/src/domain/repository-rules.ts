@@ -1,5 +1,7 @@
-import { locked } from '@repo/http-errors';
-import type { RepositoryRecord } from './records';
+import { locked, notFound } from '@repo/http-errors';
+import type { IssueRecord, RepositoryRecord } from './records';
+import type { RequestedNumber } from './requested-number';
+import type { Store } from './store';
 
 /** Rules about a repository and its issues that several use cases apply: each is written here once. */
 
@@ -7,4 +9,16 @@ import type { RepositoryRecord } from './records';
 export function assertNotArchived(repository: RepositoryRecord): void {
   if (repository.isArchived)
     throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
+}
+
+/** The repository's issue (or pull request) with that index; 404 when there is none. */
+export async function existingIssue(
+  store: Store,
+  repository: RepositoryRecord,
+  index: RequestedNumber,
+): Promise<IssueRecord> {
+  const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
+  if (!issue)
+    throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+  return issue;
 }
