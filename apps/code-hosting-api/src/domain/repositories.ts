@@ -5,7 +5,7 @@ import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
 import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
-import { assertNotArchived, existingIssue } from './repository-rules';
+import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
 import type { RequestedNumber } from './requested-number';
@@ -151,8 +151,7 @@ export function repositoryService(store: Store) {
   async function editableIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
     const { user, repository, level } = await readableBySignedIn(caller, owner, name);
     const issue = await existingIssue(store, repository, index);
-    if (issue.poster.id !== user.id && !atLeast(level, 'write'))
-      throw forbidden('write permission on the issue is required');
+    assertMayWriteIssue(caller, issue, level);
     return { user, repository, issue };
   }
 

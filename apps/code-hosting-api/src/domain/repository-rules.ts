@@ -1,5 +1,7 @@
-import { locked, notFound } from '@repo/http-errors';
-import type { IssueRecord, RepositoryRecord } from './records';
+import { forbidden, locked, notFound } from '@repo/http-errors';
+import { atLeast } from './access';
+import { isSiteAdmin, type Caller } from './caller';
+import type { AccessLevel, IssueRecord, RepositoryRecord } from './records';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
@@ -21,4 +23,16 @@ export async function existingIssue(
   if (!issue)
     throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
   return issue;
+}
+
+/**
+ * Who may write to an issue (edit it, attach files to it), as Gitea's canUserWriteIssueAttachment:
+ * its poster, a site administrator, or a writer of the repository (`level` is the caller's level on
+ * it). Repository access has no per-unit levels here, so a writer writes issues and pull requests.
+ */
+export function assertMayWriteIssue(caller: Caller, issue: IssueRecord, level: AccessLevel): void {
+  const user = caller.user;
+  const allowed =
+    user !== null && (issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
+  if (!allowed) throw forbidden('write permission on the issue is required');
 }
