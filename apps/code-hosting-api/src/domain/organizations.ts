@@ -1,7 +1,7 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { TeamInsert } from './organization-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail } from './account-names';
 import {
   accountVisibilityScope,
   membershipOf,
@@ -75,10 +75,9 @@ export function organizationService(store: Store, settings: OrganizationSettings
     if (settings.orgDangerZoneRestricted && !isSiteAdmin(caller)) throw forbidden(dangerZoneMessage);
   }
 
+  /** An organization's e-mail address is optional: `""` clears it. */
   function assertEmail(email: string | undefined): void {
-    if (email !== undefined && email !== '' && !isValidEmail(email)) {
-      throw unprocessableEntity(`email: e-mail address is invalid [email: ${email}]`);
-    }
+    if (email !== undefined && email !== '') assertValidEmail(email);
   }
 
   async function assertNameFree(name: string, exceptId?: number): Promise<void> {
