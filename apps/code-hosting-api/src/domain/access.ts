@@ -82,6 +82,11 @@ export async function visibleAccount(
   return account;
 }
 
+/** The organization a path names when the caller may see it; 404 otherwise, as if it did not exist. */
+export function visibleOrganization(store: Store, caller: Caller, name: string): Promise<AccountRecord> {
+  return visibleAccount(store, caller, 'organization', name);
+}
+
 /** Gitea's reqOrgOwnership: site admins and members of an owner-level team (not through a public-only token). */
 export async function requireOrganizationOwner(
   store: Store,

@@ -9,6 +9,7 @@ import {
   repositoryLevelFrom,
   requireOrganizationOwner,
   visibleAccount,
+  visibleOrganization as visibleOrganizationIn,
 } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
@@ -60,8 +61,7 @@ export const ownersTeam: Omit<TeamInsert, 'orgId'> = {
 
 export function organizationService(store: Store, settings: OrganizationSettings) {
   /** The organization when the caller may see it; 404 otherwise, as if it did not exist. */
-  const visibleOrganization = (caller: Caller, name: string) =>
-    visibleAccount(store, caller, 'organization', name);
+  const visibleOrganization = (caller: Caller, name: string) => visibleOrganizationIn(store, caller, name);
 
   /** Gitea's reqOrgOwnership: site admins and members of an owner-level team. */
   async function ownedOrganization(caller: Caller, name: string): Promise<AccountRecord> {

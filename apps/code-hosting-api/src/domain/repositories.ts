@@ -3,7 +3,7 @@ import type { NewAction } from './action-store';
 import type { IssueInsert } from './issue-store';
 import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
-import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
+import { atLeast, membershipOf, repositoryLevel, visibleOrganization } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
 import { offsetOf, type ListOptions } from './pagination';
@@ -125,7 +125,7 @@ export function repositoryService(store: Store) {
   /** The organization the caller may create repositories in: owners and teams that may. */
   async function creatableIn(caller: Caller, orgName: string) {
     const user = requireUser(caller);
-    const org = await visibleAccount(store, caller, 'organization', orgName);
+    const org = await visibleOrganization(store, caller, orgName);
     const membership = await membershipOf(store, org, user.id);
     if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
       throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
