@@ -278,6 +278,34 @@ describe('users', () => {
     }
   });
 
+  it('an invalid email is the same 422 on every route that takes one (users and organizations)', async () => {
+    const org = await createOrg(service, alice);
+    const bad = 'not-an-email';
+    const expected = { message: `email: e-mail address is invalid [email: ${bad}]`, url: tokenRequired.url };
+    const requests = [
+      service.request
+        .post(`${api}/admin/users`)
+        .set('Authorization', adminAuthorization)
+        .send({ username: 'bad-email-user', email: bad, password: 'pw' }),
+      service.request
+        .patch(`${api}/admin/users/${alice.username}`)
+        .set('Authorization', adminAuthorization)
+        .send({ email: bad }),
+      service.request
+        .post(`${api}/orgs`)
+        .set(...auth(alice.token))
+        .send({ username: 'bad-email-org', email: bad }),
+      service.request
+        .patch(`${api}/orgs/${org.name}`)
+        .set(...auth(alice.token))
+        .send({ email: bad }),
+    ];
+    for (const request of requests) {
+      const response = await request;
+      expect({ status: response.status, body: response.body }).toEqual({ status: 422, body: expected });
+    }
+  });
+
   it('GET /users/{username} shows the profile and hides the email from others', async () => {
     const bob = await createUser(service, 'bob');
     const response = await service.request

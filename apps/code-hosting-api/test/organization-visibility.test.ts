@@ -130,3 +130,22 @@ describe('the same visibility for the feed, permissions and teams', () => {
     ).expect(status);
   });
 });
+
+describe('an organization the caller may not see is the same 404 on every route that names it', () => {
+  it('signed-in stranger on a private organization: get, feed, teams, new team, new repository', async () => {
+    const org = orgs.get('private') as string;
+    const expected = { status: 404, message: `organization ${org} does not exist` };
+    const token = tokens.get('signed-in') as string;
+    const requests = [
+      service.request.get(`${api}/orgs/${org}`),
+      service.request.get(`${api}/orgs/${org}/activities/feeds`),
+      service.request.get(`${api}/orgs/${org}/teams`),
+      service.request.post(`${api}/orgs/${org}/teams`).send({ name: 'hidden-team', permission: 'read' }),
+      service.request.post(`${api}/orgs/${org}/repos`).send({ name: 'hidden-repo' }),
+    ];
+    for (const request of requests) {
+      const response = await request.set(...auth(token));
+      expect({ status: response.status, message: response.body.message }).toEqual(expected);
+    }
+  });
+});

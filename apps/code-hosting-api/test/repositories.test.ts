@@ -1,11 +1,13 @@
 import { useCodeHostingApi } from './app';
 import {
   addToTeam,
+  adminToken,
   api,
   auth,
   createOrg,
   createOrgRepo,
   createTeam,
+  createToken,
   createUser,
   uniqueName,
   type Actor,
@@ -83,6 +85,45 @@ describe('repositories', () => {
       .set(...auth(owner.token))
       .send({ name: 'bad name' })
       .expect(422);
+  });
+
+  it("GET /repos/{owner}/{repo} answers each caller's level on a private repository", async () => {
+    const repo = await createOrgRepo(service, owner.token, org, { private: true });
+    const own = uniqueName('own');
+    await service.request
+      .post(`${api}/user/repos`)
+      .set(...auth(owner.token))
+      .send({ name: own, private: true })
+      .expect(201);
+    const full = { admin: true, push: true, pull: true };
+    const cases: [string, string, string, { admin: boolean; push: boolean; pull: boolean } | 404][] = [
+      ['organization owner', await createToken(service, owner, ['all']), `${org}/${repo}`, full],
+      ['user owner', owner.token, `${owner.username}/${own}`, full],
+      ['site administrator', await adminToken(service), `${org}/${repo}`, full],
+      [
+        'site administrator, public-only',
+        await adminToken(service, ['all', 'public-only']),
+        `${org}/${repo}`,
+        404,
+      ],
+      [
+        'organization owner, public-only',
+        await createToken(service, owner, ['all', 'public-only']),
+        `${org}/${repo}`,
+        404,
+      ],
+      [
+        'user owner, public-only',
+        await createToken(service, owner, ['all', 'public-only']),
+        `${owner.username}/${own}`,
+        404,
+      ],
+    ];
+    for (const [caller, token, path, expected] of cases) {
+      const response = await service.request.get(`${api}/repos/${path}`).set(...auth(token));
+      const answer = response.status === 200 ? response.body.permissions : response.status;
+      expect({ caller, answer }).toEqual({ caller, answer: expected });
+    }
   });
 
   it('hides a private repository (404) from non-members and shows it to collaborators', async () => {

@@ -82,6 +82,11 @@ export async function visibleAccount(
   return account;
 }
 
+/** The organization a path names when the caller may see it; 404 otherwise, as if it did not exist. */
+export function visibleOrganization(store: Store, caller: Caller, name: string): Promise<AccountRecord> {
+  return visibleAccount(store, caller, 'organization', name);
+}
+
 /** Gitea's reqOrgOwnership: site admins and members of an owner-level team (not through a public-only token). */
 export async function requireOrganizationOwner(
   store: Store,
@@ -96,6 +101,18 @@ export async function requireOrganizationOwner(
 }
 
 /**
+ * The caller's level on a repository when it needs no membership or collaborator lookup: none
+ * through a public-only token on anything not public, owner for a site administrator and for the
+ * repository's owner. Null when memberships and collaborations decide.
+ */
+function levelWithoutLookups(caller: Caller, repository: RepositoryRecord): AccessLevel | null {
+  if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
+  if (isSiteAdmin(caller)) return 'owner';
+  if (caller.user && repository.owner.id === caller.user.id) return 'owner';
+  return null;
+}
+
+/**
  * The caller's access level on a repository, from what is already known: the caller's membership
  * of the owning organization (none for a user-owned repository or an anonymous caller) and their
  * collaborator level on the repository.
@@ -106,12 +123,11 @@ export function repositoryLevelFrom(
   membership: Membership,
   collaboration: AccessLevel,
 ): AccessLevel {
+  const known = levelWithoutLookups(caller, repository);
+  if (known) return known;
   const user = caller.user;
-  if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
-  if (isSiteAdmin(caller)) return 'owner';
   let granted: AccessLevel = 'none';
   if (user) {
-    if (repository.owner.id === user.id) return 'owner';
     if (repository.owner.type === 'organization') {
       if (membership.level === 'owner') return 'owner';
       granted = highestLevel(
@@ -135,19 +151,20 @@ export async function ownerMembership(
   return membershipOf(store, owner, caller.user.id);
 }
 
+/** The caller's access level on a repository, looking up only what repositoryLevelFrom needs. */
 export async function repositoryLevel(
   store: Store,
   caller: Caller,
   repository: RepositoryRecord,
 ): Promise<AccessLevel> {
-  if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
-  if (isSiteAdmin(caller)) return 'owner';
+  const known = levelWithoutLookups(caller, repository);
+  if (known) return known;
   const user = caller.user;
-  if (!user || repository.owner.id === user.id)
-    return repositoryLevelFrom(caller, repository, noMembership, 'none');
+  if (!user) return repositoryLevelFrom(caller, repository, noMembership, 'none');
   const membership = await ownerMembership(store, caller, repository.owner);
-  if (membership.level === 'owner') return 'owner';
-  const collaboration = await store.collaboratorLevel(repository.id, user.id);
+  // An organization owner's level does not depend on collaborations: no need to look one up.
+  const collaboration =
+    membership.level === 'owner' ? 'none' : await store.collaboratorLevel(repository.id, user.id);
   return repositoryLevelFrom(caller, repository, membership, collaboration);
 }
 

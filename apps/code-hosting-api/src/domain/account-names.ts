@@ -104,6 +104,11 @@ export function assertUsableRepositoryName(name: string): void {
 const emailPattern =
   /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
-export function isValidEmail(email: string): boolean {
+function isValidEmail(email: string): boolean {
   return email.length <= 255 && !email.startsWith('-') && emailPattern.test(email);
+}
+
+/** Gitea's 422 for an e-mail address it would not store (users and organizations alike). */
+export function assertValidEmail(email: string): void {
+  if (!isValidEmail(email)) throw unprocessableEntity(`email: e-mail address is invalid [email: ${email}]`);
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import { badRequest, forbidden, notFound } from '@repo/http-errors';
 import type { AccountChanges } from './account-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail } from './account-names';
 import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
@@ -66,8 +66,7 @@ export function accountService(
 
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {
     assertUsableAccountName(user.username, 'username');
-    if (!isValidEmail(user.email))
-      throw unprocessableEntity(`email: e-mail address is invalid [email: ${user.email}]`);
+    assertValidEmail(user.email);
     if (await store.findAccountByName(user.username)) throw accountExistsError(user.username);
     const created = await store.createUser({
       name: user.username,
@@ -170,9 +169,7 @@ export function accountService(
       requireSiteAdmin(caller);
       const account = await store.findAccountByName(username);
       if (!account || account.type !== 'user') throw notFound(`user ${username} does not exist`);
-      if (changes.email !== undefined && !isValidEmail(changes.email)) {
-        throw unprocessableEntity(`email: e-mail address is invalid [email: ${changes.email}]`);
-      }
+      if (changes.email !== undefined) assertValidEmail(changes.email);
       const { active, password, ...rest } = changes;
       if (password !== undefined)
         await store.setPasswordHash(account.id, await hashPassword(password, settings.passwordHashCost));

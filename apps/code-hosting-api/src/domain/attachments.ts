@@ -1,9 +1,10 @@
-import { forbidden, locked, notFound } from '@repo/http-errors';
-import { atLeast, repositoryLevel } from './access';
+import { notFound } from '@repo/http-errors';
+import { repositoryLevel } from './access';
 import { assertDisplayNameAllowed } from './attachment-types';
-import { isSiteAdmin, requireUser, type Caller } from './caller';
-import type { AccessLevel, AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
+import { requireUser, type Caller } from './caller';
+import type { AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
+import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
@@ -44,17 +45,6 @@ export interface WrittenObject {
   contentType: string;
 }
 
-/**
- * Gitea's canUserWriteIssueAttachment: the issue's poster, a repository administrator, a site
- * administrator, or a writer of issues (of pull requests, for a pull request). Repository access
- * has no per-unit levels here, so a writer of the repository writes both.
- */
-function canWriteAttachments(caller: Caller, issue: IssueRecord, level: AccessLevel): boolean {
-  const user = caller.user;
-  if (!user) return false;
-  return issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write');
-}
-
 export function attachmentService(store: Store, rules: AttachmentRules, objects: AttachmentObjects) {
   const { readable } = repositoryService(store);
 
@@ -72,14 +62,10 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     const { repository, level } = await readable(caller, owner, repo);
     if (mode === 'write') {
       requireUser(caller);
-      if (repository.isArchived)
-        throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
+      assertNotArchived(repository);
     }
-    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-    if (!issue)
-      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
-    if (mode === 'write' && !canWriteAttachments(caller, issue, level))
-      throw forbidden('write permission on the issue is required');
+    const issue = await existingIssue(store, repository, index);
+    if (mode === 'write') assertMayWriteIssue(caller, issue, level);
     return { repository, issue };
   }
 

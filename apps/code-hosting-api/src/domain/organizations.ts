@@ -1,7 +1,7 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { TeamInsert } from './organization-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, isValidEmail } from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail } from './account-names';
 import {
   accountVisibilityScope,
   membershipOf,
@@ -9,6 +9,7 @@ import {
   repositoryLevelFrom,
   requireOrganizationOwner,
   visibleAccount,
+  visibleOrganization as visibleOrganizationIn,
 } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
@@ -60,8 +61,7 @@ export const ownersTeam: Omit<TeamInsert, 'orgId'> = {
 
 export function organizationService(store: Store, settings: OrganizationSettings) {
   /** The organization when the caller may see it; 404 otherwise, as if it did not exist. */
-  const visibleOrganization = (caller: Caller, name: string) =>
-    visibleAccount(store, caller, 'organization', name);
+  const visibleOrganization = (caller: Caller, name: string) => visibleOrganizationIn(store, caller, name);
 
   /** Gitea's reqOrgOwnership: site admins and members of an owner-level team. */
   async function ownedOrganization(caller: Caller, name: string): Promise<AccountRecord> {
@@ -75,10 +75,9 @@ export function organizationService(store: Store, settings: OrganizationSettings
     if (settings.orgDangerZoneRestricted && !isSiteAdmin(caller)) throw forbidden(dangerZoneMessage);
   }
 
+  /** An organization's e-mail address is optional: `""` clears it. */
   function assertEmail(email: string | undefined): void {
-    if (email !== undefined && email !== '' && !isValidEmail(email)) {
-      throw unprocessableEntity(`email: e-mail address is invalid [email: ${email}]`);
-    }
+    if (email !== undefined && email !== '') assertValidEmail(email);
   }
 
   async function assertNameFree(name: string, exceptId?: number): Promise<void> {

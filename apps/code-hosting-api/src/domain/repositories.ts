@@ -1,10 +1,11 @@
-import { conflict, forbidden, locked, notFound, unprocessableEntity } from '@repo/http-errors';
+import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { NewAction } from './action-store';
 import type { IssueInsert } from './issue-store';
 import type { Store } from './store';
 import { assertUsableRepositoryName } from './account-names';
-import { atLeast, membershipOf, repositoryLevel, visibleAccount } from './access';
+import { atLeast, membershipOf, repositoryLevel, visibleOrganization } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccessLevel, ActionType, IssueRecord, Page, RepositoryRecord } from './records';
 import type { RequestedNumber } from './requested-number';
@@ -121,15 +122,10 @@ export function repositoryService(store: Store) {
     return store.updateIssue(issue, { ...changes, closedAt: changes.isClosed ? new Date() : null }, action);
   }
 
-  function assertNotArchived(repository: RepositoryRecord): void {
-    if (repository.isArchived)
-      throw locked(`repository ${repository.owner.name}/${repository.name} is archived`);
-  }
-
   /** The organization the caller may create repositories in: owners and teams that may. */
   async function creatableIn(caller: Caller, orgName: string) {
     const user = requireUser(caller);
-    const org = await visibleAccount(store, caller, 'organization', orgName);
+    const org = await visibleOrganization(store, caller, orgName);
     const membership = await membershipOf(store, org, user.id);
     if (!isSiteAdmin(caller) && (caller.publicOnly || !membership.canCreateRepository)) {
       throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
@@ -154,11 +150,8 @@ export function repositoryService(store: Store) {
   /** The issue when the caller may edit it: its poster or a writer. */
   async function editableIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
     const { user, repository, level } = await readableBySignedIn(caller, owner, name);
-    const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-    if (!issue)
-      throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
-    if (issue.poster.id !== user.id && !atLeast(level, 'write'))
-      throw forbidden('write permission on the issue is required');
+    const issue = await existingIssue(store, repository, index);
+    assertMayWriteIssue(caller, issue, level);
     return { user, repository, issue };
   }
 
@@ -310,9 +303,7 @@ export function repositoryService(store: Store) {
 
     async getIssue(caller: Caller, owner: string, name: string, index: RequestedNumber) {
       const { repository } = await readable(caller, owner, name);
-      const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
-      if (!issue)
-        throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
+      const issue = await existingIssue(store, repository, index);
       return { issue, repository };
     },
 

@@ -1,6 +1,6 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { Store } from './store';
-import { canSeeAccount, membershipOf, requireOrganizationOwner, visibleAccount } from './access';
+import { canSeeAccount, membershipOf, requireOrganizationOwner, visibleOrganization } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import type { AccountRecord, Page, TeamRecord } from './records';
@@ -17,9 +17,6 @@ export interface NewTeam {
 export function teamService(store: Store) {
   const requireOwner = (caller: Caller, org: AccountRecord) => requireOrganizationOwner(store, caller, org);
 
-  const visibleOrganization = (caller: Caller, name: string) =>
-    visibleAccount(store, caller, 'organization', name);
-
   /** The team and its organization; 404 when either is not visible to the caller. */
   async function visibleTeam(
     caller: Caller,
@@ -34,7 +31,7 @@ export function teamService(store: Store) {
 
   /** The organization whose teams the caller may create: owners only. */
   async function ownedOrganization(caller: Caller, orgName: string): Promise<AccountRecord> {
-    const org = await visibleOrganization(caller, orgName);
+    const org = await visibleOrganization(store, caller, orgName);
     await requireOwner(caller, org);
     return org;
   }
@@ -73,7 +70,7 @@ export function teamService(store: Store) {
       options: ListOptions,
     ): Promise<{ page: Page<TeamRecord>; org: AccountRecord }> {
       const user = requireUser(caller);
-      const org = await visibleOrganization(caller, orgName);
+      const org = await visibleOrganization(store, caller, orgName);
       if (!isSiteAdmin(caller) && !(await membershipOf(store, org, user.id)).isMember) {
         throw forbidden('must be a member of the organization');
       }
