@@ -1,9 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { createTestDatabase, querySource, runServiceProcess, type TestDatabase } from '@repo/testing';
+import {
+  createTestDatabase,
+  freePort,
+  querySource,
+  runServiceProcess,
+  type TestDatabase,
+} from '@repo/testing';
 import { SERVICE_TABLES } from '../src/db/unusable-database';
 import { SERVICE_NAME } from '../src/service-name';
 
@@ -36,14 +41,6 @@ function withPassword(url: string, database?: string): string {
   return parsed.toString();
 }
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** What a refused start-up printed, against what it must: one line, these mentions, no password, exit 1. */
 function refusal(run: { outcome: unknown; lines: string[] }, ...mentions: string[]) {
   return {
@@ -59,7 +56,7 @@ const refused = { outcome: 1, lineCount: 1, missing: [], showsPassword: false, l
 
 describe('a database the service cannot use', () => {
   it('names a PostgreSQL server it cannot reach, and exits 1', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const run = await runServiceProcess(appDir, {
       ...baseEnv,
       DATABASE_URL: `postgresql://someone:${PASSWORD}@127.0.0.1:${port}/appdb`,

@@ -38,9 +38,9 @@ export {
 export { findGo, goInteropRequired, goForTests, type GoLookup } from './go';
 export {
   readmeWalkthrough,
-  freePort,
   runBash,
   missingInOrder,
   type Walkthrough,
   type ScriptOutcome,
 } from './readme-walkthrough';
+export { freePort } from './ports';

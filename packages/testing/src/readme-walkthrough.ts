@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,16 +26,6 @@ export function readmeWalkthrough(markdown: string, heading: string): Walkthroug
   const script = blocks.join('\n');
   const expected = [...script.matchAll(/^# → (.*)$/gm)].map((match) => match[1]!);
   return { script, expected };
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export interface ScriptOutcome {
