@@ -124,6 +124,16 @@ export function describeStorageContract(name: string, newStorage: () => Promise<
       reportMeasure(`${name}: limit ${limit} B, source produced ${source.produced} B before the cut`);
     });
 
+    it('leaves nothing when the limit is passed before the backend has opened its object', async () => {
+      // The first chunk is already over the limit: the refusal comes while the backend is
+      // still preparing (a folder, a file, an upload), and whatever it creates must still go.
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const refusal = storage.write(Readable.from([Buffer.alloc(64)]), { maxBytes: 1 });
+        await expect(refusal).rejects.toBeInstanceOf(SizeLimitExceededError);
+      }
+      expect(await listAll(storage)).toEqual([]);
+    });
+
     it('leaves nothing when the source fails mid-way (a client that disconnects)', async () => {
       const source = generatedSource(20 * MiB, { failAfter: 6 * MiB });
       await expect(storage.write(source.stream, { maxBytes: 100 * MiB })).rejects.toThrow('client went away');

@@ -37,7 +37,9 @@ export class DiskStorage implements Storage {
         const file = this.resolve(temporaryPath(key));
         await fs.mkdir(path.dirname(file), { recursive: true });
         // A fresh key never meets an existing file; the sink has fsynced when the pipeline ends.
-        await pipeline(body, new FileSink(file, 0o640));
+        // The file exists before the pipeline starts, so a failure can only happen after it:
+        // discard, which runs once this rejects, always finds it.
+        await pipeline(body, await FileSink.create(file, 0o640));
       },
       discard: (key) => this.discard(key),
     });

@@ -5,8 +5,11 @@ import { Writable } from 'node:stream';
 const FLUSH_EVERY_BYTES = 8 * 1024 * 1024;
 
 /**
- * A new file (created exclusively, never overwriting) written as a stream and durable once the
- * stream has finished: `finish` comes after fsync. Two things keep it fast on large files:
+ * A stream into a file the caller has just created (exclusively, never overwriting), durable
+ * once the stream has finished: `finish` comes after fsync. The caller opens the file before
+ * the stream exists, so a write that fails at once (the size limit passed by the first chunk)
+ * cannot create the file after its cleanup has run: a pipeline rejects as soon as its source
+ * fails, without waiting for a sink still opening its file. Two things keep it fast on large files:
  * queued chunks go down in one writev, and every FLUSH_EVERY_BYTES an fdatasync runs in the
  * background while writing goes on, so the disk writes as the data arrives and the fsync at
  * the end only has the last few megabytes left.
@@ -16,18 +19,14 @@ export class FileSink extends Writable {
   private unflushed = 0;
   private flushing: Promise<void> | undefined;
 
-  constructor(
-    private readonly file: string,
-    private readonly mode: number,
-  ) {
-    super({ highWaterMark: 1024 * 1024 });
+  /** Creates `file` (it must not exist) and returns the stream that writes it. */
+  static async create(file: string, mode: number): Promise<FileSink> {
+    return new FileSink(await fs.open(file, 'wx', mode));
   }
 
-  override _construct(callback: (error?: Error | null) => void): void {
-    fs.open(this.file, 'wx', this.mode).then((handle) => {
-      this.handle = handle;
-      callback();
-    }, callback);
+  private constructor(handle: fs.FileHandle) {
+    super({ highWaterMark: 1024 * 1024 });
+    this.handle = handle;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
