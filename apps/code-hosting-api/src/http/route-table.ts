@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { createHttpError, forbidden, unauthorized } from '@repo/http-errors';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { IRouter } from 'express';
-import type { z, ZodObject, ZodType } from 'zod';
+import { z, type ZodObject, type ZodType } from 'zod';
 import { requireUser, type Caller } from '../domain/caller';
 import { listOptions, type ListOptions, type PagingSettings } from '../domain/pagination';
 import type { Page } from '../domain/records';
@@ -19,92 +19,125 @@ export type PathParameters<Path extends string> = Path extends `${string}{${infe
   ? { [Key in Name]: string } & PathParameters<Rest>
   : unknown;
 
-export interface RouteContext<Path extends string, Body, Query> {
+/** The path parameters a handler gets: what `params` makes of those it declares, the others as written. */
+export type ParsedParameters<
+  Path extends string,
+  ParamsSchema extends ZodObject | undefined,
+> = ParamsSchema extends ZodObject
+  ? Omit<PathParameters<Path>, keyof z.infer<ParamsSchema>> & z.infer<ParamsSchema>
+  : PathParameters<Path>;
+
+/** Response headers as the OpenAPI document lists them. */
+export type ResponseHeaders = Record<string, { description?: string; schema: { type: 'string' } }>;
+
+export interface RouteContext<Params, Query, Body> {
   req: Request;
   res: Response;
   /** Who is asking (after authentication and sudo). */
   caller: Caller;
-  body: Body;
+  params: Params;
   query: Query;
-  params: PathParameters<Path>;
+  body: Body;
   /** `page` and `limit` as Gitea corrects them (list operations). */
   paging: ListOptions;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
 }
 
-/** What the operations of one resource share: their OpenAPI tag and the token scope they need. */
-export interface ResourceDefaults {
-  tag: string;
+/** What the caller must be. */
+export interface RouteAuth<Params> {
+  /** Which credentials will do: `basic` is HTTP Basic with a password (token creation); any form when not given. */
+  scheme?: 'basic';
   /** Token scope category the operation needs (reads on GET, writes otherwise). */
   scope: ScopeCategory;
-}
-
-export interface RouteDefinition<
-  Path extends string,
-  BodySchema extends ZodType | undefined,
-  QuerySchema extends ZodObject | undefined,
-> extends ResourceDefaults {
-  method: Method;
-  /** Gitea-style path under /api/v1, e.g. `/orgs/{org}`. */
-  path: Path;
-  operationId: string;
-  summary: string;
-  /** Served for older clients (Gitea's deprecated routes); documented as deprecated. */
-  deprecated?: boolean;
   /** Open to anyone and to every token whatever its scopes (Gitea's /version): no scope check. */
   unscoped?: boolean;
-  /** Only HTTP Basic with a password will do (token creation). */
-  basicAuthOnly?: boolean;
-  body?: BodySchema;
   /**
    * Who may act, decided before the body is read (Gitea's route middleware: reqToken, reqOrgOwnership,
    * … run before bind): a caller refused here gets 401/403/404 whatever the body. It runs only when
    * the body is refused (the handler decides the same again on its way); without it, a signed-in
    * caller is what a write needs.
    */
-  authorize?: (context: { caller: Caller; params: PathParameters<Path> }) => unknown;
+  authorize?: (context: { caller: Caller; params: Params }) => unknown;
+}
+
+/** What the operations of one resource share: their OpenAPI tag and the token scope they need. */
+export interface ResourceDefaults {
+  tag: string;
+  scope: ScopeCategory;
+}
+
+export interface RouteDefinition<
+  Path extends string,
+  ParamsSchema extends ZodObject | undefined,
+  QuerySchema extends ZodObject | undefined,
+  BodySchema extends ZodType | undefined,
+> {
+  method: Method;
+  /** Gitea-style path under /api/v1, e.g. `/orgs/{org}`. */
+  path: Path;
+  operationId: string;
+  summary: string;
+  /** Schemas of path parameters that are not plain strings; the others are strings as written. */
+  params?: ParamsSchema;
+  query?: QuerySchema;
+  body?: BodySchema;
+  response: {
+    status: number;
+    description: string;
+    headers?: ResponseHeaders;
+    schema?: ZodType;
+    /** A list: `schema` is one item, answered with sendPage's paging headers. */
+    list?: boolean;
+    /** A body that is not JSON (a download): its media type, documented as binary. */
+    mediaType?: string;
+  };
+  errors: number[];
+  auth: RouteAuth<ParsedParameters<Path, ParamsSchema>>;
+  /** OpenAPI tag. */
+  tag: string;
+  /** Served for older clients (Gitea's deprecated routes); documented as deprecated. */
+  deprecated?: boolean;
   /** A multipart/form-data body the handler streams itself (uploads): documented here, never parsed. */
   formData?: ZodObject;
-  query?: QuerySchema;
   /**
    * Served at the site root (ROOT_URL + path) rather than under /api/v1, as Gitea serves
    * attachment downloads; authenticated the same way.
    */
   siteRoot?: boolean;
-  success: {
-    status: number;
-    description: string;
-    schema?: ZodType;
-    list?: boolean;
-    /** A body that is not JSON (a download): its media type, documented as binary. */
-    mediaType?: string;
-    /** Response headers worth documenting. */
-    headers?: Record<string, string>;
-  };
-  errors: number[];
   handle: (
     context: RouteContext<
-      Path,
-      BodySchema extends ZodType ? z.infer<BodySchema> : undefined,
-      QuerySchema extends ZodObject ? z.infer<QuerySchema> : Record<string, never>
+      ParsedParameters<Path, ParamsSchema>,
+      QuerySchema extends ZodObject ? z.infer<QuerySchema> : Record<string, never>,
+      BodySchema extends ZodType ? z.infer<BodySchema> : undefined
     >,
   ) => Promise<void>;
 }
 
-/** A declaration within a resource: tag and scope default to the resource's. */
+/** A declaration within a resource: its tag and scope default to the resource's. */
 export type ResourceRoute<
   Path extends string,
-  BodySchema extends ZodType | undefined,
+  ParamsSchema extends ZodObject | undefined,
   QuerySchema extends ZodObject | undefined,
-> = Omit<RouteDefinition<Path, BodySchema, QuerySchema>, keyof ResourceDefaults> & Partial<ResourceDefaults>;
+  BodySchema extends ZodType | undefined,
+> = Omit<RouteDefinition<Path, ParamsSchema, QuerySchema, BodySchema>, 'tag' | 'auth'> & {
+  tag?: string;
+  auth?: Partial<RouteAuth<ParsedParameters<Path, ParamsSchema>>>;
+};
 
 /** Declares the operations of one resource (one routes/ file) with its defaults stated once. */
 export interface ResourceRoutes {
-  add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
-    route: ResourceRoute<Path, BodySchema, QuerySchema>,
+  add<
+    Path extends string,
+    ParamsSchema extends ZodObject | undefined = undefined,
+    QuerySchema extends ZodObject | undefined = undefined,
+    BodySchema extends ZodType | undefined = undefined,
+  >(
+    route: ResourceRoute<Path, ParamsSchema, QuerySchema, BodySchema>,
   ): void;
 }
+
+type AnyRoute = RouteDefinition<string, ZodObject | undefined, ZodObject | undefined, ZodType | undefined>;
 
 const errorDescriptions: Record<number, string> = {
   400: 'bad request',
@@ -132,6 +165,13 @@ async function readBody(req: Request, schema: ZodType, authorize: () => Promise<
   }
 }
 
+/** Every parameter of the path, in path order: its declared schema, or a string as written. */
+function pathSchema(route: AnyRoute): ZodObject {
+  const declared: Record<string, ZodType> = route.params?.shape ?? {};
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  return z.object(Object.fromEntries(names.map((name) => [name, declared[name] ?? z.string()])));
+}
+
 /** One declaration per operation: the Express route and its OpenAPI description come from it. */
 export class RouteTable {
   /** The /api/v1 operations. */
@@ -151,31 +191,39 @@ export class RouteTable {
   ) {}
 
   /** The operations of one resource, sharing `defaults`. */
-  resource(defaults: ResourceDefaults): ResourceRoutes {
-    return { add: (route) => this.add({ ...defaults, ...route }) };
+  resource({ tag, scope }: ResourceDefaults): ResourceRoutes {
+    return {
+      add: (route) => this.add({ ...route, tag: route.tag ?? tag, auth: { scope, ...route.auth } }),
+    };
   }
 
-  add<Path extends string, BodySchema extends ZodType | undefined, QuerySchema extends ZodObject | undefined>(
-    route: RouteDefinition<Path, BodySchema, QuerySchema>,
-  ): void {
+  add<
+    Path extends string,
+    ParamsSchema extends ZodObject | undefined = undefined,
+    QuerySchema extends ZodObject | undefined = undefined,
+    BodySchema extends ZodType | undefined = undefined,
+  >(definition: RouteDefinition<Path, ParamsSchema, QuerySchema, BodySchema>): void {
+    const route = definition as unknown as AnyRoute;
     const { rootUrl, paging: pagingSettings } = this.options;
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const router = route.siteRoot ? this.siteRouter : this.router;
     const middleware = route.siteRoot ? (this.options.siteMiddleware ?? []) : [];
+    const params = pathSchema(route);
     this.allow(router, expressPath, route.method);
     router[route.method](expressPath, ...middleware, async (req, res) => {
       const { scopes, viaBasicPassword, caller } = authenticationOf(res);
-      if (route.basicAuthOnly && !viaBasicPassword) throw unauthorized('auth required');
+      const { auth } = route;
+      if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
-      if (!route.unscoped && caller.user && scopes && !scopesAllow(scopes, route.scope, mode)) {
+      if (!auth.unscoped && caller.user && scopes && !scopesAllow(scopes, auth.scope, mode)) {
         throw forbidden(
-          `token does not have at least one of required scope(s), required=[${mode}:${route.scope}], token scope=${scopes.join(',')}`,
+          `token does not have at least one of required scope(s), required=[${mode}:${auth.scope}], token scope=${scopes.join(',')}`,
         );
       }
-      const { authorize } = route;
+      const parsedParams = params.parse(req.params);
       const body = route.body
         ? await readBody(req, route.body, async () => {
-            if (authorize) await authorize({ caller, params: req.params as PathParameters<Path> });
+            if (auth.authorize) await auth.authorize({ caller, params: parsedParams });
             else requireUser(caller);
           })
         : undefined;
@@ -185,25 +233,19 @@ export class RouteTable {
         req,
         res,
         caller,
-        body,
+        params: parsedParams,
         query,
-        params: req.params,
+        body,
         paging,
         sendPage(page, toWire) {
           setListHeaders(req, res, rootUrl, page.total, paging);
           res.json(page.items.map(toWire));
         },
-      } as Parameters<typeof route.handle>[0]);
+      } as Parameters<AnyRoute['handle']>[0]);
     });
 
-    const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
-      name: match[1]!,
-      in: 'path' as const,
-      required: true,
-      schema: { type: 'string' as const },
-    }));
-    const successSchema =
-      route.success.schema && (route.success.list ? route.success.schema.array() : route.success.schema);
+    const { response } = route;
+    const responseSchema = response.schema && (response.list ? response.schema.array() : response.schema);
     this.registry.registerPath({
       method: route.method,
       path: route.path,
@@ -211,10 +253,12 @@ export class RouteTable {
       summary: route.summary,
       ...(route.deprecated ? { deprecated: true } : {}),
       tags: [route.tag],
-      ...(route.unscoped ? { security: [] } : {}),
-      parameters: pathParameters,
+      ...(route.auth.unscoped ? { security: [] } : {}),
+      // Path parameters come from `request.params`; an operation with none still lists `[]`.
+      parameters: [],
       ...(route.siteRoot ? { servers: [{ url: rootUrl }] } : {}),
       request: {
+        params,
         ...(route.query ? { query: route.query } : {}),
         ...(route.body
           ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
@@ -224,9 +268,9 @@ export class RouteTable {
           : {}),
       },
       responses: {
-        [route.success.status]: {
-          description: route.success.description,
-          ...(route.success.list
+        [response.status]: {
+          description: response.description,
+          ...(response.list
             ? {
                 headers: {
                   'X-Total-Count': { schema: { type: 'integer' }, description: 'total number of items' },
@@ -234,19 +278,10 @@ export class RouteTable {
                 },
               }
             : {}),
-          ...(route.success.headers
-            ? {
-                headers: Object.fromEntries(
-                  Object.entries(route.success.headers).map(([name, description]) => [
-                    name,
-                    { schema: { type: 'string' }, description },
-                  ]),
-                ),
-              }
-            : {}),
-          ...(successSchema ? { content: { 'application/json': { schema: successSchema } } } : {}),
-          ...(route.success.mediaType
-            ? { content: { [route.success.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
+          ...(response.headers ? { headers: response.headers } : {}),
+          ...(responseSchema ? { content: { 'application/json': { schema: responseSchema } } } : {}),
+          ...(response.mediaType
+            ? { content: { [response.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
             : {}),
         },
         ...Object.fromEntries(

@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { actionTypes } from '../domain/records';
+import { requestedNumber } from '../domain/requested-number';
 
 // The wire format, declared once: requests are validated with these schemas, responses are
 // typed by them, and the OpenAPI document is generated from them (Gitea's modules/structs).
@@ -236,6 +237,32 @@ export const avatarQuery = z.object({
 export const attachmentUploadForm = z.object({
   attachment: z.string().openapi({ type: 'string', format: 'binary', description: 'attachment to upload' }),
 });
+
+// ---- path parameters --------------------------------------------------------------------
+
+/**
+ * A team id, issue index or attachment id in the path, read as requested-number.ts reads it.
+ * Never refused here: a number no row can have is "not found", which the use case answers after
+ * the checks that come first in Gitea (the repository, the caller's access). Documented as
+ * Gitea documents it, an int64.
+ */
+function numberParam(description: string) {
+  return z.string().transform(requestedNumber).openapi({ type: 'integer', format: 'int64', description });
+}
+
+export const indexParam = numberParam('index of the issue');
+export const attachmentIdParam = numberParam('id of the attachment');
+export const teamIdParam = numberParam('id of the team');
+export const accountIdParam = numberParam('id of the user or organization');
+
+/** `/repos/{owner}/{repo}/issues/{index}…` */
+export const issueParams = z.object({ index: indexParam });
+/** `/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}` */
+export const attachmentParams = issueParams.extend({ attachment_id: attachmentIdParam });
+/** `/teams/{id}/…` */
+export const teamParams = z.object({ id: teamIdParam });
+/** `/avatars/{id}` */
+export const avatarParams = z.object({ id: accountIdParam });
 
 // ---- responses --------------------------------------------------------------------------
 

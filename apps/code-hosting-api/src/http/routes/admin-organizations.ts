@@ -11,7 +11,7 @@ export function adminOrganizationRoutes(table: RouteTable, { organizations, wire
     operationId: 'adminGetAllOrgs',
     summary: 'List all organizations',
     query: s.listQuery,
-    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [401, 403],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.adminListAll(caller, paging);

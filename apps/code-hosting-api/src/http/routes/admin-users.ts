@@ -11,8 +11,8 @@ export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServic
     operationId: 'adminCreateUser',
     summary: 'Create a user',
     body: s.createUserOption,
-    authorize: ({ caller }) => accounts.requireSiteAdmin(caller),
-    success: { status: 201, description: 'User', schema: s.user },
+    auth: { authorize: ({ caller }) => accounts.requireSiteAdmin(caller) },
+    response: { status: 201, description: 'User', schema: s.user },
     errors: [400, 401, 403, 422],
     async handle({ res, caller, body }) {
       const account = await accounts.adminCreateUser(caller, {
@@ -32,8 +32,8 @@ export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServic
     operationId: 'adminEditUser',
     summary: 'Edit an existing user',
     body: s.editUserOption,
-    authorize: ({ caller }) => accounts.requireSiteAdmin(caller),
-    success: { status: 200, description: 'User', schema: s.user },
+    auth: { authorize: ({ caller }) => accounts.requireSiteAdmin(caller) },
+    response: { status: 200, description: 'User', schema: s.user },
     errors: [400, 401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       const account = await accounts.adminEditUser(caller, params.username, {

@@ -9,7 +9,6 @@ import type { ByteRange } from '../../storage/storage';
 import type { ApiServices } from '../api-services';
 import { countingStream } from '../attachment-metrics';
 import { receiveAttachment } from '../attachment-upload';
-import { requestedNumber } from '../../domain/requested-number';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
@@ -24,18 +23,14 @@ export function attachmentRoutes(
   routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
+    params: s.issueParams,
     operationId: 'issueListIssueAttachments',
     summary: "List issue's attachments",
     // Gitea's list takes no page or limit: an issue's attachments come all at once.
-    success: { status: 200, description: 'AttachmentList', schema: s.attachment.array() },
+    response: { status: 200, description: 'AttachmentList', schema: s.attachment.array() },
     errors: [404],
     async handle({ res, caller, params }) {
-      const { attachments: found } = await attachments.list(
-        caller,
-        params.owner,
-        params.repo,
-        requestedNumber(params.index),
-      );
+      const { attachments: found } = await attachments.list(caller, params.owner, params.repo, params.index);
       res.json(found.map(wire.toAttachment));
     },
   });
@@ -43,11 +38,12 @@ export function attachmentRoutes(
   routes.add({
     method: 'post',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
+    params: s.issueParams,
     operationId: 'issueCreateIssueAttachment',
     summary: 'Create an issue attachment',
     query: s.attachmentUploadQuery,
     formData: s.attachmentUploadForm,
-    success: { status: 201, description: 'Attachment', schema: s.attachment },
+    response: { status: 201, description: 'Attachment', schema: s.attachment },
     errors: [400, 401, 403, 404, 413, 422, 423],
     async handle({ req, res, caller, query, params }) {
       // Every refusal that needs no byte of the file comes first.
@@ -55,7 +51,7 @@ export function attachmentRoutes(
         caller,
         params.owner,
         params.repo,
-        requestedNumber(params.index),
+        params.index,
         query.name,
       );
       const written = await receiveAttachment(req, res, {
@@ -73,17 +69,18 @@ export function attachmentRoutes(
   routes.add({
     method: 'get',
     path: attachmentPath,
+    params: s.attachmentParams,
     operationId: 'issueGetIssueAttachment',
     summary: 'Get an issue attachment',
-    success: { status: 200, description: 'Attachment', schema: s.attachment },
+    response: { status: 200, description: 'Attachment', schema: s.attachment },
     errors: [404],
     async handle({ res, caller, params }) {
       const attachment = await attachments.get(
         caller,
         params.owner,
         params.repo,
-        requestedNumber(params.index),
-        requestedNumber(params.attachment_id),
+        params.index,
+        params.attachment_id,
       );
       res.json(wire.toAttachment(attachment));
     },
@@ -92,20 +89,23 @@ export function attachmentRoutes(
   routes.add({
     method: 'patch',
     path: attachmentPath,
+    params: s.attachmentParams,
     operationId: 'issueEditIssueAttachment',
     summary: 'Edit an issue attachment',
     body: s.editAttachmentOptions,
-    authorize: ({ caller, params }) =>
-      attachments.writableIssue(caller, params.owner, params.repo, requestedNumber(params.index)),
-    success: { status: 201, description: 'Attachment', schema: s.attachment },
+    auth: {
+      authorize: ({ caller, params }) =>
+        attachments.writableIssue(caller, params.owner, params.repo, params.index),
+    },
+    response: { status: 201, description: 'Attachment', schema: s.attachment },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const attachment = await attachments.rename(
         caller,
         params.owner,
         params.repo,
-        requestedNumber(params.index),
-        requestedNumber(params.attachment_id),
+        params.index,
+        params.attachment_id,
         body.name,
       );
       // The seed (and Gitea) answer an edit with 201.
@@ -116,18 +116,13 @@ export function attachmentRoutes(
   routes.add({
     method: 'delete',
     path: attachmentPath,
+    params: s.attachmentParams,
     operationId: 'issueDeleteIssueAttachment',
     summary: 'Delete an issue attachment',
-    success: { status: 204, description: 'empty' },
+    response: { status: 204, description: 'empty' },
     errors: [401, 403, 404, 423],
     async handle({ res, caller, params }) {
-      await attachments.remove(
-        caller,
-        params.owner,
-        params.repo,
-        requestedNumber(params.index),
-        requestedNumber(params.attachment_id),
-      );
+      await attachments.remove(caller, params.owner, params.repo, params.index, params.attachment_id);
       res.status(204).end();
     },
   });
@@ -138,13 +133,16 @@ export function attachmentRoutes(
     siteRoot: true,
     operationId: 'downloadAttachment',
     summary: 'Download an attachment (its browser_download_url); Range requests answer 206',
-    success: {
+    response: {
       status: 200,
       description: 'the file',
       mediaType: 'application/octet-stream',
       headers: {
-        'Content-Disposition': 'the attachment name (RFC 6266, filename* for non-ASCII names)',
-        'Accept-Ranges': 'bytes',
+        'Content-Disposition': {
+          description: 'the attachment name (RFC 6266, filename* for non-ASCII names)',
+          schema: { type: 'string' },
+        },
+        'Accept-Ranges': { description: 'bytes', schema: { type: 'string' } },
       },
     },
     errors: [404, 416],

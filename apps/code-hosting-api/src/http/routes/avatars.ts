@@ -1,6 +1,5 @@
 import { notFound } from '@repo/http-errors';
 import { toPng } from 'jdenticon';
-import { requestedNumber } from '../../domain/requested-number';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
@@ -28,15 +27,15 @@ export function avatarRoutes(table: RouteTable): void {
   routes.add({
     method: 'get',
     path: '/avatars/{id}',
+    params: s.avatarParams,
     siteRoot: true,
-    unscoped: true,
+    auth: { unscoped: true },
     operationId: 'getAvatar',
     summary: "A user's or organization's avatar (its avatar_url): a generated PNG",
     query: s.avatarQuery,
-    success: { status: 200, description: 'the picture', mediaType: 'image/png' },
+    response: { status: 200, description: 'the picture', mediaType: 'image/png' },
     errors: [404],
-    async handle({ res, params, query }) {
-      const id = requestedNumber(params.id);
+    async handle({ res, params: { id }, query }) {
       if (id.value === null || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
       const png = toPng(`avatar:${id.value}`, avatarSize(query.size));
       res.setHeader('Content-Type', 'image/png');

@@ -1,5 +1,4 @@
 import type { ApiServices } from '../api-services';
-import { requestedNumber } from '../../domain/requested-number';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
@@ -12,7 +11,7 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'issueListIssues',
     summary: "List a repository's issues",
     query: s.issueListQuery,
-    success: { status: 200, description: 'IssueList', schema: s.issue, list: true },
+    response: { status: 200, description: 'IssueList', schema: s.issue, list: true },
     errors: [404],
     async handle({ caller, query, params, paging, sendPage }) {
       const { page, repository } = await repositories.listIssues(
@@ -32,8 +31,10 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'issueCreateIssue',
     summary: 'Create an issue',
     body: s.createIssueOption,
-    authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
-    success: { status: 201, description: 'Issue', schema: s.issue },
+    auth: {
+      authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
+    },
+    response: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository } = await repositories.createIssue(caller, params.owner, params.repo, body);
@@ -44,16 +45,17 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
   routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}',
+    params: s.issueParams,
     operationId: 'issueGetIssue',
     summary: 'Get an issue',
-    success: { status: 200, description: 'Issue', schema: s.issue },
+    response: { status: 200, description: 'Issue', schema: s.issue },
     errors: [404],
     async handle({ res, caller, params }) {
       const { issue, repository } = await repositories.getIssue(
         caller,
         params.owner,
         params.repo,
-        requestedNumber(params.index),
+        params.index,
       );
       res.json(wire.toIssue(issue, repository, caller));
     },
@@ -62,19 +64,22 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
   routes.add({
     method: 'patch',
     path: '/repos/{owner}/{repo}/issues/{index}',
+    params: s.issueParams,
     operationId: 'issueEditIssue',
     summary: 'Edit an issue',
     body: s.editIssueOption,
-    authorize: ({ caller, params }) =>
-      repositories.editableIssue(caller, params.owner, params.repo, requestedNumber(params.index)),
-    success: { status: 201, description: 'Issue', schema: s.issue },
+    auth: {
+      authorize: ({ caller, params }) =>
+        repositories.editableIssue(caller, params.owner, params.repo, params.index),
+    },
+    response: { status: 201, description: 'Issue', schema: s.issue },
     errors: [401, 403, 404, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository } = await repositories.editIssue(
         caller,
         params.owner,
         params.repo,
-        requestedNumber(params.index),
+        params.index,
         body,
       );
       // Gitea answers an issue edit with 201.
@@ -88,10 +93,12 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'repoCreatePullRequest',
     summary: 'Create a pull request',
     tag: 'repository',
-    scope: 'repository',
     body: s.createPullRequestOption,
-    authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
-    success: { status: 201, description: 'PullRequest', schema: s.pullRequest },
+    auth: {
+      scope: 'repository',
+      authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
+    },
+    response: { status: 201, description: 'PullRequest', schema: s.pullRequest },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository, level } = await repositories.createPullRequest(

@@ -1,6 +1,24 @@
+import type { z } from 'zod';
+import type { OrganizationFields } from '../../domain/organizations';
 import type { ApiServices } from '../api-services';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
+
+/**
+ * An organization's settings as a create or an edit gives them (`visibility: ""` is already
+ * "not given": the schemas read it so).
+ */
+function organizationFieldsOf(body: z.infer<typeof s.editOrgOption>): OrganizationFields {
+  return {
+    fullName: body.full_name,
+    email: body.email,
+    description: body.description,
+    website: body.website,
+    location: body.location,
+    visibility: body.visibility,
+    repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+  };
+}
 
 /** Organizations: the seed's ten operations (Gitea routers/api/v1/org/org.go). */
 export function organizationRoutes(table: RouteTable, { organizations, wire }: ApiServices): void {
@@ -11,7 +29,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgListCurrentUserOrgs',
     summary: "List the current user's organizations",
     query: s.listQuery,
-    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [401, 404],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.listOwn(caller, paging);
@@ -25,7 +43,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgListUserOrgs',
     summary: "List a user's organizations",
     query: s.listQuery,
-    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [404],
     async handle({ caller, params, paging, sendPage }) {
       const page = await organizations.listOfUser(caller, params.username, paging);
@@ -38,7 +56,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/users/{username}/orgs/{org}/permissions',
     operationId: 'orgGetUserPermissions',
     summary: 'Get user permissions in organization',
-    success: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
+    response: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
       res.json(wire.toPermissions(await organizations.permissions(caller, params.username, params.org)));
@@ -51,7 +69,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgGetAll',
     summary: 'Get list of organizations',
     query: s.listQuery,
-    success: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
     errors: [],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.listAll(caller, paging);
@@ -65,19 +83,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgCreate',
     summary: 'Create an organization',
     body: s.createOrgOption,
-    authorize: ({ caller }) => organizations.assertMayCreate(caller),
-    success: { status: 201, description: 'Organization', schema: s.organization },
+    auth: { authorize: ({ caller }) => organizations.assertMayCreate(caller) },
+    response: { status: 201, description: 'Organization', schema: s.organization },
     errors: [401, 403, 422],
     async handle({ res, caller, body }) {
-      const org = await organizations.create(caller, body.username, {
-        fullName: body.full_name,
-        email: body.email,
-        description: body.description,
-        website: body.website,
-        location: body.location,
-        visibility: body.visibility || undefined,
-        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
-      });
+      const org = await organizations.create(caller, body.username, organizationFieldsOf(body));
       res.status(201).json(wire.toOrganization(org, caller));
     },
   });
@@ -87,7 +97,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}',
     operationId: 'orgGet',
     summary: 'Get an organization',
-    success: { status: 200, description: 'Organization', schema: s.organization },
+    response: { status: 200, description: 'Organization', schema: s.organization },
     errors: [404],
     async handle({ res, caller, params }) {
       res.json(wire.toOrganization(await organizations.get(caller, params.org), caller));
@@ -100,19 +110,11 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgEdit',
     summary: 'Edit an organization',
     body: s.editOrgOption,
-    authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org),
-    success: { status: 200, description: 'Organization', schema: s.organization },
+    auth: { authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org) },
+    response: { status: 200, description: 'Organization', schema: s.organization },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
-      const org = await organizations.edit(caller, params.org, {
-        fullName: body.full_name,
-        email: body.email,
-        description: body.description,
-        website: body.website,
-        location: body.location,
-        visibility: body.visibility,
-        repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
-      });
+      const org = await organizations.edit(caller, params.org, organizationFieldsOf(body));
       res.json(wire.toOrganization(org, caller));
     },
   });
@@ -123,8 +125,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'renameOrg',
     summary: 'Rename an organization',
     body: s.renameOrgOption,
-    authorize: ({ caller, params }) => organizations.renamableOrganization(caller, params.org),
-    success: { status: 204, description: 'renamed' },
+    auth: { authorize: ({ caller, params }) => organizations.renamableOrganization(caller, params.org) },
+    response: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       await organizations.rename(caller, params.org, body.new_name);
@@ -137,7 +139,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}',
     operationId: 'orgDelete',
     summary: 'Delete an organization',
-    success: { status: 204, description: 'deleted' },
+    response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404, 409],
     async handle({ res, caller, params }) {
       await organizations.remove(caller, params.org);
@@ -151,7 +153,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     operationId: 'orgListActivityFeeds',
     summary: "List an organization's activity feeds",
     query: s.feedQuery,
-    success: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
+    response: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
     errors: [404, 422],
     async handle({ caller, query, params, paging, sendPage }) {
       const page = await organizations.feed(caller, params.org, query.date, paging);

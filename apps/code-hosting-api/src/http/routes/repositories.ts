@@ -1,6 +1,13 @@
+import type { z } from 'zod';
+import type { NewRepository } from '../../domain/repositories';
 import type { ApiServices } from '../api-services';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
+
+/** A repository as a create gives it, for the user's own or an organization. */
+function newRepositoryOf(body: z.infer<typeof s.createRepoOption>): NewRepository {
+  return { name: body.name, description: body.description, isPrivate: body.private };
+}
 
 /** Repositories and collaborators (Gitea routers/api/v1/repo/repo.go, collaborators.go). */
 export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiServices): void {
@@ -11,14 +18,10 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     operationId: 'createCurrentUserRepo',
     summary: 'Create a repository',
     body: s.createRepoOption,
-    success: { status: 201, description: 'Repository', schema: s.repository },
+    response: { status: 201, description: 'Repository', schema: s.repository },
     errors: [401, 409, 422],
     async handle({ res, caller, body }) {
-      const { repository, level } = await repositories.createForUser(caller, {
-        name: body.name,
-        description: body.description,
-        isPrivate: body.private,
-      });
+      const { repository, level } = await repositories.createForUser(caller, newRepositoryOf(body));
       res.status(201).json(wire.toRepository(repository, level, caller));
     },
   });
@@ -37,15 +40,15 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
       deprecated,
       tag: 'organization',
       body: s.createRepoOption,
-      authorize: ({ caller, params }) => repositories.creatableIn(caller, params.org),
-      success: { status: 201, description: 'Repository', schema: s.repository },
+      auth: { authorize: ({ caller, params }) => repositories.creatableIn(caller, params.org) },
+      response: { status: 201, description: 'Repository', schema: s.repository },
       errors: [401, 403, 404, 409, 422],
       async handle({ res, caller, body, params }) {
-        const { repository, level } = await repositories.createForOrganization(caller, params.org, {
-          name: body.name,
-          description: body.description,
-          isPrivate: body.private,
-        });
+        const { repository, level } = await repositories.createForOrganization(
+          caller,
+          params.org,
+          newRepositoryOf(body),
+        );
         res.status(201).json(wire.toRepository(repository, level, caller));
       },
     });
@@ -56,7 +59,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/repos/{owner}/{repo}',
     operationId: 'repoGet',
     summary: 'Get a repository',
-    success: { status: 200, description: 'Repository', schema: s.repository },
+    response: { status: 200, description: 'Repository', schema: s.repository },
     errors: [404],
     async handle({ res, caller, params }) {
       const { repository, level } = await repositories.readable(caller, params.owner, params.repo);
@@ -70,8 +73,8 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     operationId: 'repoEdit',
     summary: "Edit a repository's properties",
     body: s.editRepoOption,
-    authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo),
-    success: { status: 200, description: 'Repository', schema: s.repository },
+    auth: { authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo) },
+    response: { status: 200, description: 'Repository', schema: s.repository },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { repository, level } = await repositories.edit(caller, params.owner, params.repo, {
@@ -90,7 +93,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/repos/{owner}/{repo}',
     operationId: 'repoDelete',
     summary: 'Delete a repository',
-    success: { status: 204, description: 'deleted' },
+    response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
       await repositories.remove(caller, params.owner, params.repo);
@@ -104,8 +107,8 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     operationId: 'repoAddCollaborator',
     summary: 'Add or update a collaborator',
     body: s.addCollaboratorOption,
-    authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo),
-    success: { status: 204, description: 'added' },
+    auth: { authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo) },
+    response: { status: 204, description: 'added' },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       await repositories.setCollaborator(

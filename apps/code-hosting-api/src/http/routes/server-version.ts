@@ -10,13 +10,12 @@ import * as s from '../schemas';
 export function serverVersionRoutes(table: RouteTable, { settings }: ApiServices): void {
   table.add({
     tag: 'miscellaneous',
-    scope: 'misc',
-    unscoped: true,
+    auth: { scope: 'misc', unscoped: true },
     method: 'get',
     path: '/version',
     operationId: 'getVersion',
     summary: 'Returns the version of the Gitea application whose API this service follows',
-    success: { status: 200, description: 'ServerVersion', schema: s.serverVersion },
+    response: { status: 200, description: 'ServerVersion', schema: s.serverVersion },
     errors: [],
     async handle({ res }) {
       res.json({ version: settings.giteaVersion });

@@ -1,5 +1,4 @@
 import type { ApiServices } from '../api-services';
-import { requestedNumber } from '../../domain/requested-number';
 import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
@@ -12,8 +11,8 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     operationId: 'orgCreateTeam',
     summary: 'Create a team',
     body: s.createTeamOption,
-    authorize: ({ caller, params }) => teams.ownedOrganization(caller, params.org),
-    success: { status: 201, description: 'Team', schema: s.team },
+    auth: { authorize: ({ caller, params }) => teams.ownedOrganization(caller, params.org) },
+    response: { status: 201, description: 'Team', schema: s.team },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       const { team, org } = await teams.create(caller, params.org, {
@@ -33,7 +32,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
     query: s.listQuery,
-    success: { status: 200, description: 'TeamList', schema: s.team, list: true },
+    response: { status: 200, description: 'TeamList', schema: s.team, list: true },
     errors: [401, 403, 404],
     async handle({ caller, params, paging, sendPage }) {
       const { page, org } = await teams.list(caller, params.org, paging);
@@ -44,12 +43,13 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
   routes.add({
     method: 'put',
     path: '/teams/{id}/members/{username}',
+    params: s.teamParams,
     operationId: 'orgAddTeamMember',
     summary: 'Add a team member',
-    success: { status: 204, description: 'added' },
+    response: { status: 204, description: 'added' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
-      await teams.addMember(caller, requestedNumber(params.id), params.username);
+      await teams.addMember(caller, params.id, params.username);
       res.status(204).end();
     },
   });
@@ -57,12 +57,13 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
   routes.add({
     method: 'delete',
     path: '/teams/{id}/members/{username}',
+    params: s.teamParams,
     operationId: 'orgRemoveTeamMember',
     summary: 'Remove a team member',
-    success: { status: 204, description: 'removed' },
+    response: { status: 204, description: 'removed' },
     errors: [401, 403, 404, 409],
     async handle({ res, caller, params }) {
-      await teams.removeMember(caller, requestedNumber(params.id), params.username);
+      await teams.removeMember(caller, params.id, params.username);
       res.status(204).end();
     },
   });

@@ -11,7 +11,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/user',
     operationId: 'userGetCurrent',
     summary: 'Get the authenticated user',
-    success: { status: 200, description: 'User', schema: s.user },
+    response: { status: 200, description: 'User', schema: s.user },
     errors: [401],
     async handle({ res, caller }) {
       res.json(wire.toUser(requireUser(caller), caller));
@@ -23,7 +23,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}',
     operationId: 'userGet',
     summary: 'Get a user',
-    success: { status: 200, description: 'User', schema: s.user },
+    response: { status: 200, description: 'User', schema: s.user },
     errors: [404],
     async handle({ res, caller, params }) {
       res.json(wire.toUser(await accounts.visibleUser(caller, params.username), caller));
@@ -35,10 +35,12 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}/tokens',
     operationId: 'userCreateToken',
     summary: 'Create an access token',
-    basicAuthOnly: true,
     body: s.createAccessTokenOption,
-    authorize: ({ caller, params }) => accounts.selfOrAdmin(caller, params.username),
-    success: { status: 201, description: 'AccessToken', schema: s.accessToken },
+    auth: {
+      scheme: 'basic',
+      authorize: ({ caller, params }) => accounts.selfOrAdmin(caller, params.username),
+    },
+    response: { status: 201, description: 'AccessToken', schema: s.accessToken },
     errors: [400, 401, 403, 404],
     async handle({ res, caller, body, params }) {
       const { token, secret } = await accounts.createToken(
@@ -56,9 +58,9 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}/tokens',
     operationId: 'userGetTokens',
     summary: "List a user's access tokens (their secrets are never shown again)",
-    basicAuthOnly: true,
+    auth: { scheme: 'basic' },
     query: s.listQuery,
-    success: { status: 200, description: 'AccessTokenList', schema: s.accessToken, list: true },
+    response: { status: 200, description: 'AccessTokenList', schema: s.accessToken, list: true },
     errors: [401, 403, 404],
     async handle({ caller, params, paging, sendPage }) {
       const page = await accounts.listTokens(caller, params.username, paging);
@@ -71,8 +73,8 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}/tokens/{token}',
     operationId: 'userDeleteAccessToken',
     summary: 'Delete an access token by id or name',
-    basicAuthOnly: true,
-    success: { status: 204, description: 'deleted' },
+    auth: { scheme: 'basic' },
+    response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
       await accounts.deleteToken(caller, params.username, params.token);
