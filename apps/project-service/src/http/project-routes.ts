@@ -17,7 +17,7 @@ import {
   projectSettingsOf,
   projectSettingsUpdateOf,
 } from './project-representations';
-import { RouteTable, type OperationContext, type ResponseHeaders } from './route-table';
+import { RouteTable, type ResponseHeaders, type RouteAuth, type RouteContext } from './route-table';
 import {
   ListProjectsQuery,
   ReadHeaders,
@@ -43,16 +43,18 @@ const etagHeader: ResponseHeaders = {
   ETag: { description: 'strong entity tag of the representation', schema: { type: 'string' } },
 };
 const notModifiedResponse = { description: 'not modified', headers: etagHeader };
+/** Every operation: a bearer JWT. */
+const bearer: RouteAuth = { scheme: 'bearer' };
 const CreateHeaders = WriteHeaders.pick({ 'X-Sync': true });
 /** A read of one project: a malformed uid names no project, so 404 (the seed lists no 400 for reads). */
 const readOneProject = {
-  query: VersionQuery,
   params: UidPath,
-  malformedParams: projectNotFound,
+  query: VersionQuery,
   headers: ReadHeaders,
+  malformedParams: projectNotFound,
 };
 /** A write of one project: a malformed uid is a 400 (the seed lists 400 for writes). */
-const writeOneProject = { query: VersionQuery, params: UidPath, headers: WriteHeaders };
+const writeOneProject = { params: UidPath, query: VersionQuery, headers: WriteHeaders };
 
 function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
   description: string,
@@ -63,7 +65,7 @@ function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
 
 /** GET with If-None-Match: 304 when the client's copy is current. */
 function sendCurrent<Value>(
-  { res, headers, send }: OperationContext<unknown, { 'If-None-Match'?: string }, unknown, unknown, Value>,
+  { res, headers, send }: RouteContext<unknown, unknown, unknown, { 'If-None-Match'?: string }, Value>,
   value: Value,
   counter: RevisionCounter,
   revision: number,
@@ -126,7 +128,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     path: '/projects',
     operationId: 'get-projects',
     summary: 'List the projects the caller may view, ordered by name then uid',
-    request: { query: ListProjectsQuery },
+    query: ListProjectsQuery,
     response: {
       status: 200,
       description: 'the projects',
@@ -137,6 +139,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
       representation: 'Projects',
     },
     errors: [400, 401, 406, 429, 500, 503],
+    auth: bearer,
     async handle({ req, res, caller, query, send, stream }) {
       const filter = listFilterOf(query);
       const after = query.page_token === undefined ? undefined : decodePageToken(query.page_token);
@@ -178,9 +181,12 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     path: '/projects',
     operationId: 'create-project',
     summary: 'Create a project under a parent the caller may write',
-    request: { query: VersionQuery, headers: CreateHeaders, body: 'CreateProjectRequest' },
+    query: VersionQuery,
+    body: 'CreateProjectRequest',
+    headers: CreateHeaders,
     response: { status: 201, description: 'created', headers: etagHeader, representation: 'ProjectFull' },
     errors: [400, 401, 403, 406, 409, 415, 500, 503],
+    auth: bearer,
     async handle({ req, res, caller, body, send }) {
       const project = await projects.create(caller, newProjectOf(body));
       res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
@@ -192,10 +198,11 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'get',
     path: '/projects/{uid}',
     operationId: 'get-one-project-base',
-    request: readOneProject,
+    ...readOneProject,
     response: representationWithEtag('the base representation', 'ProjectBase'),
     notModified: notModifiedResponse,
     errors: [400, 401, 404, 406, 500, 503],
+    auth: bearer,
     async handle(context) {
       const project = await projects.getBase(context.caller, context.params.uid.toLowerCase());
       sendCurrent(context, projectBaseOf(project), 'base', project.baseRevision);
@@ -206,9 +213,11 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'put',
     path: '/projects/{uid}',
     operationId: 'update-project-base',
-    request: { ...writeOneProject, body: 'UpdateProjectBaseRequest' },
+    ...writeOneProject,
+    body: 'UpdateProjectBaseRequest',
     response: representationWithEtag('updated', 'ProjectBase'),
     errors: [400, 401, 403, 404, 406, 409, 412, 415, 500, 503],
+    auth: bearer,
     async handle({ caller, params, headers, body, send }) {
       const project = await projects.updateBase(
         caller,
@@ -224,9 +233,10 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'delete',
     path: '/projects/{uid}',
     operationId: 'delete-project',
-    request: writeOneProject,
+    ...writeOneProject,
     response: { status: 204, description: 'deleted' },
     errors: [400, 401, 403, 404, 409, 412, 500, 503],
+    auth: bearer,
     async handle({ res, caller, params, headers }) {
       await projects.delete(
         caller,
@@ -241,10 +251,11 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'get',
     path: '/projects/{uid}/settings',
     operationId: 'get-one-project-settings',
-    request: readOneProject,
+    ...readOneProject,
     response: representationWithEtag('the settings', 'ProjectSettings'),
     notModified: notModifiedResponse,
     errors: [400, 401, 403, 404, 406, 500, 503],
+    auth: bearer,
     async handle(context) {
       const project = await projects.getSettings(context.caller, context.params.uid.toLowerCase());
       sendCurrent(context, projectSettingsOf(project), 'settings', project.settingsRevision);
@@ -255,9 +266,11 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'put',
     path: '/projects/{uid}/settings',
     operationId: 'update-project-settings',
-    request: { ...writeOneProject, body: 'UpdateProjectSettingsRequest' },
+    ...writeOneProject,
+    body: 'UpdateProjectSettingsRequest',
     response: representationWithEtag('updated', 'ProjectSettings'),
     errors: [400, 401, 403, 404, 406, 412, 415, 500, 503],
+    auth: bearer,
     async handle({ caller, params, headers, body, send }) {
       const project = await projects.updateSettings(
         caller,

@@ -20,27 +20,32 @@ export type ResponseHeaders = Record<string, { description?: string; schema: { t
 
 type Parsed<Schema> = Schema extends ZodObject ? z.infer<Schema> : Record<string, never>;
 
-export interface OperationContext<Query, Headers, Params, Body, Result> {
+export interface RouteContext<Params, Query, Body, Headers, Result> {
   req: Request;
   res: Response;
   /** The authenticated caller (every operation is behind the bearer token check). */
   caller: Caller;
-  query: Query;
-  headers: Headers;
   params: Params;
+  query: Query;
   body: Body;
+  headers: Headers;
   /** Sends the declared response representation in the negotiated format. */
   send(value: Result, options?: { etag?: string }): void;
   /** Streams the declared list representation: `field` holds the items of `list`. */
   stream(field: string, list: RepeatableList): Promise<void>;
 }
 
+/** What the caller must be: every operation takes a bearer JWT (authentication.ts checks it before the table). */
+export interface RouteAuth {
+  scheme: 'bearer';
+}
+
 /** One operation, declared once: the Express route, the `Allow` map (405, OPTIONS) and the OpenAPI entry come from it. */
-export interface OperationDeclaration<
-  Query extends ZodObject | undefined,
-  Headers extends ZodObject | undefined,
+export interface RouteDefinition<
   Params extends ZodObject | undefined,
+  Query extends ZodObject | undefined,
   Body extends RequestRepresentation | undefined,
+  Headers extends ZodObject | undefined,
   Result extends ResponseRepresentation | undefined,
 > {
   method: Method;
@@ -48,41 +53,40 @@ export interface OperationDeclaration<
   path: string;
   operationId: string;
   summary?: string;
-  request: {
-    query?: Query;
-    /** Header names as the document spells them; a repeated header reads as one comma-joined value. */
-    headers?: Headers;
-    params?: Params;
-    /** The error for path parameters that fail their schema; a 400 naming them when not given. */
-    malformedParams?: () => Error;
-    /** The request body's representation, in JSON, XML or gob by Content-Type. */
-    body?: Body;
-  };
+  params?: Params;
+  query?: Query;
+  /** The request body's representation, in JSON, XML or gob by Content-Type. */
+  body?: Body;
+  /** Header names as the document spells them; a repeated header reads as one comma-joined value. */
+  headers?: Headers;
   response: {
     status: number;
     description: string;
     headers?: ResponseHeaders;
     representation?: Result;
   };
+  errors: number[];
+  auth: RouteAuth;
+  /** The error for path parameters that fail their schema; a 400 naming them when not given. */
+  malformedParams?: () => Error;
   /** 304 on a current If-None-Match. */
   notModified?: { description: string; headers: ResponseHeaders };
-  errors: number[];
   handle(
-    context: OperationContext<
-      Parsed<Query>,
-      Parsed<Headers>,
+    context: RouteContext<
       Parsed<Params>,
+      Parsed<Query>,
       Body extends RequestRepresentation ? RepresentationOf<Body> : undefined,
+      Parsed<Headers>,
       Result extends ResponseRepresentation ? RepresentationOf<Result> : never
     >,
   ): Promise<void>;
 }
 
-type Operation = OperationDeclaration<
-  ZodObject | undefined,
+type AnyRoute = RouteDefinition<
   ZodObject | undefined,
   ZodObject | undefined,
   RequestRepresentation | undefined,
+  ZodObject | undefined,
   ResponseRepresentation | undefined
 >;
 
@@ -123,24 +127,24 @@ function expressPath(path: string): string {
 
 /** The operations of the service, each declared once. */
 export class RouteTable {
-  private readonly operations: Operation[] = [];
+  private readonly routes: AnyRoute[] = [];
 
   add<
-    Query extends ZodObject | undefined,
-    Headers extends ZodObject | undefined,
     Params extends ZodObject | undefined,
+    Query extends ZodObject | undefined,
     Body extends RequestRepresentation | undefined,
+    Headers extends ZodObject | undefined,
     Result extends ResponseRepresentation | undefined,
-  >(operation: OperationDeclaration<Query, Headers, Params, Body, Result>): void {
-    this.operations.push(operation as unknown as Operation);
+  >(route: RouteDefinition<Params, Query, Body, Headers, Result>): void {
+    this.routes.push(route as unknown as AnyRoute);
   }
 
   /** The declared methods of each path, in Express's path syntax, in declaration order. */
   private allowedMethods(): Map<string, string[]> {
     const allowed = new Map<string, string[]>();
-    for (const operation of this.operations) {
-      const path = expressPath(operation.path);
-      allowed.set(path, [...(allowed.get(path) ?? []), operation.method.toUpperCase()]);
+    for (const route of this.routes) {
+      const path = expressPath(route.path);
+      allowed.set(path, [...(allowed.get(path) ?? []), route.method.toUpperCase()]);
     }
     return allowed;
   }
@@ -171,49 +175,47 @@ export class RouteTable {
   /** The Express routes of the operations; methods() answers the others. */
   router(): Router {
     const router = Router();
-    for (const operation of this.operations) {
-      const path = expressPath(operation.path);
-      const handlers = operation.request.body ? [rawBody] : [];
-      router[operation.method](path, ...handlers, (req, res) => this.run(operation, req, res));
+    for (const route of this.routes) {
+      const path = expressPath(route.path);
+      const handlers = route.body ? [rawBody] : [];
+      router[route.method](path, ...handlers, (req, res) => this.run(route, req, res));
     }
     return router;
   }
 
   /** Parses query, headers, path and body in that order (the first failure answers), then handles. */
-  private async run(operation: Operation, req: Request, res: Response): Promise<void> {
-    const { request, response } = operation;
+  private async run(route: AnyRoute, req: Request, res: Response): Promise<void> {
+    const { response } = route;
     // `v`, the API version every operation takes, is checked before anything else.
     VersionQuery.parse(req.query);
-    const query = request.query ? request.query.parse(req.query) : {};
-    const headers = request.headers ? request.headers.parse(headerValues(req, request.headers)) : {};
+    const query = route.query ? route.query.parse(req.query) : {};
+    const headers = route.headers ? route.headers.parse(headerValues(req, route.headers)) : {};
     let params = {};
-    if (request.params) {
-      const result = request.params.safeParse(req.params);
-      if (!result.success) throw request.malformedParams?.() ?? result.error;
+    if (route.params) {
+      const result = route.params.safeParse(req.params);
+      if (!result.success) throw route.malformedParams?.() ?? result.error;
       params = result.data;
     }
-    const body = request.body
-      ? representationSchemas[request.body].parse(readBody(req, request.body))
-      : undefined;
+    const body = route.body ? representationSchemas[route.body].parse(readBody(req, route.body)) : undefined;
     const representation = response.representation;
-    await operation.handle({
+    await route.handle({
       req,
       res,
       caller: callerOf(res),
-      query,
-      headers,
       params,
+      query,
       body,
+      headers,
       send(value, options) {
-        if (!representation) throw new Error(`${operation.operationId} declares no response body`);
+        if (!representation) throw new Error(`${route.operationId} declares no response body`);
         if (options?.etag !== undefined) res.setHeader('ETag', options.etag);
         sendRepresentation(req, res, response.status, representation, value);
       },
       stream(field, list) {
-        if (!representation) throw new Error(`${operation.operationId} declares no response body`);
+        if (!representation) throw new Error(`${route.operationId} declares no response body`);
         return streamListRepresentation(req, res, representation, field, list);
       },
-    } as Parameters<Operation['handle']>[0]);
+    } as Parameters<AnyRoute['handle']>[0]);
   }
 
   /** The OpenAPI 3.1 document, from the same zod schemas that validate requests. */
@@ -228,21 +230,21 @@ export class RouteTable {
       scheme: 'bearer',
       bearerFormat: 'JWT',
     });
-    const security = [{ [bearer.name]: [] }];
-    for (const { method, path, operationId, summary, request, response, notModified, errors } of this
-      .operations) {
+    const security = { bearer: [{ [bearer.name]: [] }] } satisfies Record<RouteAuth['scheme'], unknown>;
+    for (const route of this.routes) {
+      const { method, path, operationId, summary, response, notModified, errors } = route;
       registry.registerPath({
         method,
         path,
         operationId,
         ...(summary === undefined ? {} : { summary }),
-        security,
+        security: security[route.auth.scheme],
         request: {
-          ...(request.query ? { query: request.query } : {}),
-          ...(request.params ? { params: request.params } : {}),
-          ...(request.headers ? { headers: request.headers } : {}),
-          ...(request.body
-            ? { body: { content: inEveryMediaType(representationSchemas[request.body]), required: true } }
+          ...(route.query ? { query: route.query } : {}),
+          ...(route.params ? { params: route.params } : {}),
+          ...(route.headers ? { headers: route.headers } : {}),
+          ...(route.body
+            ? { body: { content: inEveryMediaType(representationSchemas[route.body]), required: true } }
             : {}),
         },
         responses: {
