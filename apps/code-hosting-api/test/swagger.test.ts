@@ -167,6 +167,37 @@ describe('responses conform to the served document and to Gitea’s definitions'
     );
   });
 
+  it('documents the path parameters as Gitea does: issue indexes and attachment ids are int64', async () => {
+    const document = await service.request.get('/swagger.v1.json').expect(200);
+    type Parameter = { name: string; in: string; type?: string; format?: string; schema?: Parameter };
+    const pathParameters = (parameters: Parameter[] = [], typeOf: (parameter: Parameter) => Parameter) =>
+      parameters
+        .filter((parameter) => parameter.in === 'path')
+        .map((parameter) => ({
+          name: parameter.name,
+          type: typeOf(parameter).type,
+          format: typeOf(parameter).format,
+        }));
+    for (const [path, item] of Object.entries(reference.paths)) {
+      for (const [method, operation] of Object.entries(
+        item as Record<string, { parameters?: Parameter[] }>,
+      )) {
+        const served = document.body.paths[path][method] as { parameters?: Parameter[] };
+        expect({ path, method, parameters: pathParameters(served.parameters, (p) => p.schema!) }).toEqual({
+          path,
+          method,
+          parameters: pathParameters(operation.parameters, (p) => p),
+        });
+      }
+    }
+    expect(
+      pathParameters(document.body.paths['/teams/{id}/members/{username}'].put.parameters, (p) => p.schema!),
+    ).toEqual([
+      { name: 'id', type: 'integer', format: 'int64' },
+      { name: 'username', type: 'string', format: undefined },
+    ]);
+  });
+
   it('both validators reject a body of the wrong shape', () => {
     const wrong = { id: 'one', name: 5, visibility: true };
     expect(giteaValidator('Organization')(wrong)).toBe(false);
