@@ -13,31 +13,17 @@
  * server, the test database's connection in test/baseline-identity.test.ts).
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import { encodeGobRepresentation } from '../../src/http/gob/representation';
 import { representations, type RepresentationName } from '../../src/http/representations';
 import { encodeXmlRepresentation } from '../../src/http/xml/xml-encoder';
-
-export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
 
 export interface BaselineOptions {
   query: Query;
   jwtSecret: string;
   adminPrincipals: string[];
   adminGroup: string;
-}
-
-export interface BaselineRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-export interface BaselineResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
 }
 
 interface Caller {
