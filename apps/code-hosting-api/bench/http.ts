@@ -6,8 +6,8 @@
  *
  * The service's first start migrates the database and bootstraps its administrator; bench/seed.ts
  * then seeds accounts, organizations, repositories, issues and feed, and five attachments are
- * uploaded through the API before the loads. The service runs with NODE_ENV=production,
- * LOG_LEVEL=warn and disk attachments in a temporary folder, removed at the end.
+ * uploaded through the API before the loads. The service keeps attachments on disk in a
+ * temporary folder, removed at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -24,22 +24,6 @@ const APP_DIR = path.resolve(__dirname, '..');
 /** The same public URL for both servers, so their bodies can be byte-identical. */
 const ROOT_URL = 'http://code.bench.example/';
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-0123' };
-
-function serverEnvironment(databaseUrl: string, port: number, dataDir: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    ROOT_URL,
-    DATA_DIR: dataDir,
-    ATTACHMENT_STORAGE: 'disk',
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-  };
-}
 
 const CALLER_TOKEN = tokenSecret(1);
 const reader = { authorization: `token ${CALLER_TOKEN}` };
@@ -104,7 +88,13 @@ export async function runHttpBench(): Promise<BenchResults> {
     return await benchAgainstBaseline({
       app: 'code-hosting-api',
       appDir: APP_DIR,
-      environment: (databaseUrl, port) => serverEnvironment(databaseUrl, port, dataDir),
+      environment: {
+        ROOT_URL,
+        DATA_DIR: dataDir,
+        ATTACHMENT_STORAGE: 'disk',
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
       seed: {
         description:
           '1,000 users, 1,000 organizations with 3 teams, 5,000 repositories, 20,000 issues, 50,000 feed rows',

@@ -6,7 +6,6 @@
  *
  * Seeds 10,000 projects (bench/seed.ts), measures the unpaged list's time and memory ("full list"
  * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1.
- * The service runs with NODE_ENV=production, LOG_LEVEL=warn.
  */
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -27,20 +26,6 @@ const JWT_SECRET = 'project-service-bench-secret-0123456789';
 const ADMIN_GROUP = 'project-admins';
 const token = (principal: string) =>
   jwt.sign({ principal, sub: principal }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '12h' });
-
-function serverEnvironment(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET,
-    ADMIN_PRINCIPALS: ADMIN,
-    ADMIN_GROUP,
-  };
-}
 
 const authorization = (principal: string) => ({ authorization: `Bearer ${token(principal)}` });
 
@@ -228,7 +213,7 @@ export function runHttpBench(): Promise<BenchResults> {
   return benchAgainstBaseline({
     app: 'project-service',
     appDir: APP_DIR,
-    environment: serverEnvironment,
+    environment: { JWT_SECRET, ADMIN_PRINCIPALS: ADMIN, ADMIN_GROUP },
     seed: {
       description: '10,000 projects, 6 levels',
       run: async (client) => {

@@ -2,8 +2,9 @@
  * The HTTP bench of an app against its baseline, on PostgreSQL. Builds the service, creates a
  * throwaway database on BENCH_DATABASE_URL's server, lets the service migrate it (its first start),
  * seeds it, times start-up to /readyz, takes the app's own measurements, then loads the service
- * (`node dist/main.js`) and the baseline (`node --import tsx bench/baseline/server.ts`) in turn
- * (rounds.ts). The database is dropped at the end.
+ * (`node dist/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and the baseline
+ * (`node --import tsx bench/baseline/server.ts`, the same environment) in turn (rounds.ts). The
+ * database is dropped at the end.
  *
  * Settings: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP (s, 1),
  * BENCH_CONNECTIONS (1,16,64), BENCH_SCENARIOS (substrings of scenario names; "startup" names the
@@ -30,8 +31,8 @@ export interface HttpBench<Seeded> {
   app: string;
   /** The app's folder: both servers run there. */
   appDir: string;
-  /** Both servers' environment (the service's variables) for this database and port. */
-  environment(databaseUrl: string, port: number): NodeJS.ProcessEnv;
+  /** The app's own variables for both servers (PORT, DATABASE_URL, NODE_ENV and LOG_LEVEL are set here). */
+  environment: NodeJS.ProcessEnv;
   /** Fills the migrated database; `description` is printed and recorded as the data. */
   seed: { description: string; run(client: Client): Promise<Seeded> };
   /** Measurements other than loads, taken with both servers running, before the loads. */
@@ -52,7 +53,15 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
       command: process.execPath,
       args,
       cwd: bench.appDir,
-      env: bench.environment(databaseUrl, port),
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        ...bench.environment,
+      },
       port,
       readyPath: '/readyz',
     });
