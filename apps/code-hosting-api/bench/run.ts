@@ -1,59 +1,14 @@
 /**
- * `pnpm run bench` (and the root's `npm run bench`): the attachment bench, then the HTTP bench against
- * the baseline; prints the table and writes bench/results/<date>.json and latest.json.
- *
- *   pnpm run bench -- --compare <results.json>          run, then print the change from that file
- *   pnpm run bench -- --compare <old.json> --against <new.json>   compare two files, run nothing
- *
- * BENCH_SCENARIOS filters (attachments, startup, full list, or parts of a scenario's name).
+ * `pnpm run bench` (and the root's `npm run bench`): the attachment bench, then the HTTP bench
+ * against the baseline (the harness's run.ts: --compare, --against, results files).
+ * BENCH_SCENARIOS filters (attachments, startup, or parts of a scenario's name).
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { compareResults, printResults, readResults, writeResults, type BenchResults } from './harness/report';
-import { selected } from './harness/rounds';
+import { runBench } from '@repo/testing/bench';
 import { runHttpBench } from './http';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-/** A path as the caller meant it: relative to where `npm run` was started (INIT_CWD), else here. */
-function resolvePath(file: string): string {
-  return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-}
-
-function compare(beforeFile: string, after: BenchResults): number {
-  const before = readResults(resolvePath(beforeFile));
-  if (before.app !== after.app) {
-    console.log(`\n${beforeFile} holds ${before.app}'s results, not ${after.app}'s: nothing to compare here`);
-    return 0;
-  }
-  const { text, regressions } = compareResults(before, after);
-  console.log(`\n## ${after.app}: change from ${beforeFile}\n\n${text}`);
-  return regressions;
-}
-
-async function main(): Promise<void> {
-  const before = argument('--compare');
-  const against = argument('--against');
-  if (before && against) {
-    compare(before, readResults(resolvePath(against)));
-    return;
-  }
-  if (selected('attachments')) {
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'attachments.ts')], {
-      stdio: 'inherit',
-    });
-  }
-  const results = await runHttpBench();
-  const file = writeResults(__dirname, results);
-  printResults(results);
-  console.log(`\nresults: ${path.relative(process.cwd(), file)} (and bench/results/latest.json)`);
-  if (before) compare(before, results);
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+runBench({
+  benchDir: __dirname,
+  first: { name: 'attachments', script: path.join(__dirname, 'attachments.ts') },
+  runHttpBench,
 });

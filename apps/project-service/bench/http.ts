@@ -1,25 +1,24 @@
 /**
- * The HTTP bench of project-service against its baseline (bench/baseline/), on PostgreSQL.
+ * The HTTP bench of project-service against its baseline (bench/baseline/), through the shared
+ * harness (@repo/testing/bench: build, throwaway database, start-up timing, rounds, settings).
  *
- *   npx tsx bench/http.ts          (or pnpm run bench, which runs the codec bench first)
+ *   npx tsx bench/run.ts          (pnpm run bench runs the codec bench first)
  *
- * Builds the service, creates a throwaway database on BENCH_DATABASE_URL's server, lets the service
- * migrate it, seeds 10,000 projects (bench/seed.ts), measures start-up to /readyz, then loads the
- * service (`node dist/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and the baseline in turn with
- * autocannon in a separate process, and measures the unpaged list's time and memory. The database
- * is dropped at the end. Settings: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP
- * (s, 1), BENCH_CONNECTIONS (1,16,64), BENCH_SCENARIOS (substrings of scenario names; "startup"
- * and "full list" name the two measurements), BENCH_STARTS (start-ups timed, 5), BENCH_CPU_PROF=1
- * (run the service under --cpu-prof; profiles land in bench/results/profiles/).
+ * Seeds 10,000 projects (bench/seed.ts), measures the unpaged list's time and memory ("full list"
+ * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { createThrowawayDatabase, dropDatabase, withDatabase } from './harness/postgres';
-import { freePort, median, startServer, type ServerProcess } from './harness/processes';
-import { commit, machine, type BenchResults, type Measurement } from './harness/report';
-import { runScenarios, selected, settingsFromEnvironment, type Scenario } from './harness/rounds';
+import {
+  benchAgainstBaseline,
+  median,
+  selected,
+  withDatabase,
+  type BenchResults,
+  type Measurement,
+  type Scenario,
+  type ServerProcess,
+} from '@repo/testing/bench';
 import { ADMIN, CALLER, deepProjects, seedProjects } from './seed';
 
 const APP_DIR = path.resolve(__dirname, '..');
@@ -27,49 +26,6 @@ const JWT_SECRET = 'project-service-bench-secret-0123456789';
 const ADMIN_GROUP = 'project-admins';
 const token = (principal: string) =>
   jwt.sign({ principal, sub: principal }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '12h' });
-
-function serverEnvironment(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET,
-    ADMIN_PRINCIPALS: ADMIN,
-    ADMIN_GROUP,
-  };
-}
-
-async function startService(databaseUrl: string, profile = false): Promise<ServerProcess> {
-  const port = await freePort();
-  const profileArgs = profile
-    ? ['--cpu-prof', '--cpu-prof-dir', path.join(APP_DIR, 'bench', 'results', 'profiles')]
-    : [];
-  return startServer({
-    name: 'service',
-    command: process.execPath,
-    args: [...profileArgs, 'dist/main.js'],
-    cwd: APP_DIR,
-    env: serverEnvironment(databaseUrl, port),
-    port,
-    readyPath: '/readyz',
-  });
-}
-
-async function startBaseline(databaseUrl: string): Promise<ServerProcess> {
-  const port = await freePort();
-  return startServer({
-    name: 'baseline',
-    command: process.execPath,
-    args: ['--import', 'tsx', 'bench/baseline/server.ts'],
-    cwd: APP_DIR,
-    env: { ...serverEnvironment(databaseUrl, port), NODE_ENV: 'production' },
-    port,
-    readyPath: '/readyz',
-  });
-}
 
 const authorization = (principal: string) => ({ authorization: `Bearer ${token(principal)}` });
 
@@ -253,79 +209,23 @@ function merge(service: Measurement[], baseline: Measurement[]): Measurement[] {
   return service.map((m, index) => ({ ...m, baseline: baseline[index]?.value }));
 }
 
-export async function runHttpBench(): Promise<BenchResults> {
-  const settings = settingsFromEnvironment();
-  const profile = process.env.BENCH_CPU_PROF === '1';
-  console.log('project-service HTTP bench: building the service');
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: APP_DIR, stdio: 'inherit' });
-  if (profile) mkdirSync(path.join(APP_DIR, 'bench', 'results', 'profiles'), { recursive: true });
-  const database = await createThrowawayDatabase('bench_project_service');
-  const measurements: Measurement[] = [];
-  try {
-    // The first start migrates the empty database.
-    await (await startService(database.url)).stop();
-    console.log('seeding 10,000 projects');
-    const seeded = performance.now();
-    const { deep, postgres } = await withDatabase(database.url, async (client) => {
-      await seedProjects(client);
-      const version = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))
-        .rows[0]!.v;
-      return { deep: await deepProjects(client, 712), postgres: `PostgreSQL ${version}` };
-    });
-    console.log(`  seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
-
-    if (selected('startup')) {
-      const starts = Number(process.env.BENCH_STARTS ?? 5);
-      const service: number[] = [];
-      const baseline: number[] = [];
-      for (let run = 0; run < starts; run++) {
-        const s = await startService(database.url);
-        service.push(s.readyMs);
-        await s.stop();
-        const b = await startBaseline(database.url);
-        baseline.push(b.readyMs);
-        await b.stop();
-      }
-      console.log(
-        `  start-up to /readyz: service ${median(service).toFixed(0)} ms, baseline ${median(baseline).toFixed(0)} ms`,
-      );
-      measurements.push({
-        name: 'start-up to /readyz (migrated database, median)',
-        value: median(service),
-        unit: 'ms',
-        baseline: median(baseline),
-      });
-    }
-
-    const service = await startService(database.url, profile);
-    const baseline = await startBaseline(database.url);
-    try {
-      if (selected('full list')) {
-        measurements.push(...merge(await fullList(service, 'service'), await fullList(baseline, 'baseline')));
-      }
-      const results = await runScenarios(
-        scenarios(database.url, deep),
-        { service: { name: 'service', url: service.url }, baseline: { name: 'baseline', url: baseline.url } },
-        settings,
-      );
-      return {
-        app: 'project-service',
-        date: new Date().toISOString(),
-        commit: commit(),
-        machine: machine(postgres),
-        settings: {
-          ...settings,
-          data: '10,000 projects, 6 levels',
-          caller: 'writer inherited from level 1, reading level 6',
-        },
-        scenarios: results,
-        measurements,
-      };
-    } finally {
-      await service.stop();
-      await baseline.stop();
-    }
-  } finally {
-    await dropDatabase(database.name);
-  }
+export function runHttpBench(): Promise<BenchResults> {
+  return benchAgainstBaseline({
+    app: 'project-service',
+    appDir: APP_DIR,
+    environment: { JWT_SECRET, ADMIN_PRINCIPALS: ADMIN, ADMIN_GROUP },
+    seed: {
+      description: '10,000 projects, 6 levels',
+      run: async (client) => {
+        await seedProjects(client);
+        return deepProjects(client, 712);
+      },
+    },
+    measure: async (servers) =>
+      selected('full list')
+        ? merge(await fullList(servers.service, 'service'), await fullList(servers.baseline, 'baseline'))
+        : [],
+    scenarios: async (_servers, deep, databaseUrl) => scenarios(databaseUrl, deep),
+    caller: 'writer inherited from level 1, reading level 6',
+  });
 }

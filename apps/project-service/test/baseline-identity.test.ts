@@ -4,7 +4,8 @@
  * this holds. The baseline's SQL runs on this file's own database (PGlite or PostgreSQL).
  */
 import { querySource } from '@repo/testing';
-import { createBaseline, type BaselineResponse } from '../bench/baseline/handlers';
+import type { BaselineResponse } from '@repo/testing/bench';
+import { createBaseline } from '../bench/baseline/handlers';
 import { ADMIN_GROUP, ADMIN_PRINCIPAL, bearer, TEST_JWT_SECRET, useProjectService } from './app';
 import { createProject, rootUid, uniqueSlug } from './project-fixtures';
 

@@ -11,6 +11,7 @@
  * `query` runs one statement (pg in the bench server, the test database in the identity test).
  */
 import { createHash } from 'node:crypto';
+import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
 import { repositoryLevelFrom, seesAccount, type Membership } from '../../src/domain/access';
 import type { Caller } from '../../src/domain/caller';
 import {
@@ -24,26 +25,11 @@ import {
 import { scopesAllow } from '../../src/domain/token-scopes';
 import { createWire } from '../../src/http/wire';
 
-export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
-
 export interface BaselineOptions {
   query: Query;
   rootUrl: string;
   defaultPageSize?: number;
   maxPageSize?: number;
-}
-
-export interface BaselineRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-export interface BaselineResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
 }
 
 type Json = Record<string, unknown>;

@@ -1,48 +1,36 @@
 /**
- * The baseline: what project-service does per request with nothing in the way. The same token
- * check (HS256 with the same secret, the same principal and admin rules), one SQL statement per
- * request (the access check, the read or the write, and the members, together), and the same
- * response bytes, written by hand. No Express, no Prisma, no zod: requests are taken as sent
- * (a well-formed body is assumed), which is what makes it a ceiling rather than a competitor.
- *
- * It does only what the bench asks of the service: GET, PUT base (no moves), PUT settings, POST,
- * the paged and unpaged list, JSON, XML and gob. XML and gob bodies are written with the
- * service's own encoders (the encoding is part of the work, not something in the way).
- *
- * The handler is independent of the transport: `query` runs one statement (pg in the bench
- * server, the test database's connection in test/baseline-identity.test.ts).
+ * The baseline the bench compares project-service with: the stack's limit. It does the service's
+ * per-request work with nothing in the way: the service's own token verifier, access rule
+ * (accessOf over the service's membership and visibility SQL), If-Match reading, ETags and XML/gob
+ * encoders, one SQL statement per request and the same response bytes, on node:http and pg (no
+ * Express, zod, Prisma client or middleware). The service/baseline ratio thus measures what that
+ * stack and the service's extra round trips cost (the baseline folds the access check into its
+ * write and its list into one statement). It proves nothing about correctness or validation:
+ * bodies are taken as well-formed, and only the bench's requests are answered (GET, PUT base
+ * without moves, PUT settings, POST, lists; JSON, XML, gob). test/baseline-identity.test.ts keeps
+ * its answers byte-identical to the service's.
  */
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import jwt, { type JwtPayload } from 'jsonwebtoken';
+import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
+import { createTokenVerifier } from '../../src/auth/token-verifier';
+import {
+  membershipCte,
+  membershipOf,
+  visibleToCaller,
+  type MembershipRow,
+} from '../../src/db/project-access';
+import { accessOf } from '../../src/domain/access';
+import type { Caller } from '../../src/domain/caller';
+import { Prisma } from '../../src/generated/prisma/client';
 import { encodeGobRepresentation } from '../../src/http/gob/representation';
+import { etagOf, revisionsAllowedBy } from '../../src/http/etag';
 import { representations, type RepresentationName } from '../../src/http/representations';
 import { encodeXmlRepresentation } from '../../src/http/xml/xml-encoder';
-
-export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
 
 export interface BaselineOptions {
   query: Query;
   jwtSecret: string;
   adminPrincipals: string[];
   adminGroup: string;
-}
-
-export interface BaselineRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-export interface BaselineResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
-
-interface Caller {
-  principal: string;
-  isAdmin: boolean;
 }
 
 interface Member {
@@ -86,29 +74,21 @@ interface ProjectRow {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const PROJECT_COLUMNS = `p.uid::text AS uid, p.slug, p.name, p.description, p.parent_uid::text AS parent_uid, p.public,
+const PROJECT_COLUMNS =
+  Prisma.raw(`p.uid::text AS uid, p.slug, p.name, p.description, p.parent_uid::text AS parent_uid, p.public,
   p.is_foundation, p.autojoin_enabled, p.category, p.stage, p.legal_entity_type, p.legal_entity_name,
   p.legal_parent_uid, p.funding_model, p.charter_url, p.entity_formation_document_url, p.logo_url,
   p.repository_url, p.website_url, p.formation_date, p.entity_dissolution_date, p.announcement_date,
-  p.mission_statement, p.base_revision, p.settings_revision, p.created_at, p.updated_at, p.settings_updated_at`;
-const MEMBERS_OF = (
-  alias: string,
-) => `(SELECT json_agg(json_build_array(m.role, m.position, m.username, m.name, m.email, m.avatar)
-    ORDER BY m.role, m.position) FROM project_members m WHERE m.project_uid = ${alias}.uid) AS members`;
-/** The caller's roles along the project's ancestor chain ($1 the project, $2 the principal). */
-const ACCESS_CTE = `WITH RECURSIVE chain AS (
-    SELECT uid, parent_uid, public, 0 AS depth FROM projects WHERE uid = $1::uuid
-    UNION ALL
-    SELECT p.uid, p.parent_uid, p.public, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
-    WHERE c.depth < 1000
-  ), access AS (
-    SELECT count(DISTINCT c.uid) AS found,
-      coalesce(bool_or(c.depth = 0 AND c.public), false) AS is_public,
-      coalesce(bool_or(m.role = 'writer'), false) AS writer,
-      coalesce(bool_or(m.role = 'auditor'), false) AS auditor
-    FROM chain c LEFT JOIN project_members m
-      ON m.project_uid = c.uid AND m.username = $2 AND m.role IN ('writer', 'auditor')
-  )`;
+  p.mission_statement, p.base_revision, p.settings_revision, p.created_at, p.updated_at, p.settings_updated_at`);
+const MEMBERS_OF_P =
+  Prisma.raw(`(SELECT json_agg(json_build_array(m.role, m.position, m.username, m.name, m.email, m.avatar)
+    ORDER BY m.role, m.position) FROM project_members m WHERE m.project_uid = p.uid) AS members`);
+const WRITTEN_MEMBERS =
+  Prisma.raw(`(SELECT json_agg(json_build_array(w.role, w.position, w.username, w.name, w.email, w.avatar)
+    ORDER BY w.role, w.position) FROM written w) AS members`);
+/** accessOf().write inside the statement (over membershipCte), so a write is one round trip. */
+const mayWrite = (caller: Caller) =>
+  Prisma.sql`(${caller.isAdmin} OR (SELECT writer_of_chain FROM membership))`;
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 const header = (request: BaselineRequest, name: string) => {
@@ -254,37 +234,10 @@ function error(request: BaselineRequest, status: number, message: string): Basel
   return representation(request, status, 'Error', { code: String(status), message });
 }
 
-interface AccessRow {
-  found: string | number;
-  is_public: boolean;
-  writer: boolean;
-  auditor: boolean;
-}
-
-/** The service's role model: admin; writer; auditor (or writer); viewer (auditor or public). */
-function rights(caller: Caller, row: AccessRow) {
-  if (Number(row.found) === 0) return undefined;
-  if (caller.isAdmin) return { view: true, audit: true, write: true };
-  const audit = row.writer || row.auditor;
-  return { view: audit || row.is_public, audit, write: row.writer };
-}
-
-function stringsOf(claim: unknown): string[] {
-  if (typeof claim === 'string') return claim.split(/[\s,]+/).filter(Boolean);
-  return Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : [];
-}
-
-/** Allowed revisions of an If-Match header (undefined: any), as the service reads it. */
-function allowedRevisions(ifMatch: string | undefined, prefix: 'b' | 's'): number[] | null {
-  if (ifMatch === undefined) return null;
-  const tags = ifMatch.split(',').map((tag) => tag.trim());
-  if (tags.includes('*')) return null;
-  const pattern = new RegExp(`^"?${prefix}(\\d{1,9})"?$`);
-  return tags.flatMap((tag) => {
-    const match = pattern.exec(tag);
-    return match?.[1] ? [Number(match[1])] : [];
-  });
-}
+const rightsOf = (caller: Caller, row: MembershipRow | undefined) => {
+  const membership = membershipOf(row);
+  return membership && accessOf(caller, membership);
+};
 
 function membersJson(body: Record<string, unknown>): string {
   const lists: [string, string][] = [
@@ -337,53 +290,49 @@ function baseValues(body: Record<string, unknown>): unknown[] {
   );
 }
 
-/** `$first`, `$first+1`, … as the SET list or VALUES of the base columns. */
-const baseAssignments = (first: number) =>
-  BASE_FIELDS.map((field, i) => `${field} = $${first + i}`).join(', ');
-const basePlaceholders = (first: number) => BASE_FIELDS.map((_, i) => `$${first + i}`).join(', ');
+const baseAssignments = (body: Record<string, unknown>) => {
+  const values = baseValues(body);
+  return Prisma.join(
+    BASE_FIELDS.map((field, i) => Prisma.sql`${Prisma.raw(field)} = ${values[i]}`),
+    ', ',
+  );
+};
 
 const UID_PATH = /^\/projects\/([0-9a-fA-F-]{36})(\/settings)?$/;
 
 export function createBaseline(options: BaselineOptions) {
-  const { query } = options;
-  const key: KeyObject = createSecretKey(Buffer.from(options.jwtSecret, 'utf8'));
-  const admins = new Set(options.adminPrincipals);
+  const run = <Row>(sql: Prisma.Sql) => options.query<Row>(sql.text, sql.values);
+  const verifyToken = createTokenVerifier({
+    key: { kind: 'secret', secret: options.jwtSecret },
+    adminPrincipals: options.adminPrincipals,
+    adminGroup: options.adminGroup,
+  });
 
-  function authenticate(request: BaselineRequest): Caller | undefined {
+  async function authenticate(request: BaselineRequest): Promise<Caller | undefined> {
     const token = (header(request, 'authorization') ?? '')
       .trim()
       .replace(/^Bearer\s+/i, '')
       .trim();
     if (!token) return undefined;
-    try {
-      const claims = jwt.verify(token, key, { algorithms: ['HS256'] }) as JwtPayload;
-      const principal =
-        typeof claims['principal'] === 'string' && claims['principal'] ? claims['principal'] : claims.sub;
-      if (typeof principal !== 'string' || !principal) return undefined;
-      const groups = [...stringsOf(claims['groups']), ...stringsOf(claims['roles'])];
-      return { principal, isAdmin: admins.has(principal) || groups.includes(options.adminGroup) };
-    } catch {
-      return undefined;
-    }
+    return verifyToken(token).catch(() => undefined);
   }
 
   async function getOne(request: BaselineRequest, caller: Caller, uid: string, settingsPart: boolean) {
-    const [row] = await query<AccessRow & ProjectRow>(
-      `${ACCESS_CTE}
-      SELECT a.found, a.is_public, a.writer, a.auditor, ${PROJECT_COLUMNS}${settingsPart ? `, ${MEMBERS_OF('p')}` : ''}
-      FROM access a LEFT JOIN projects p ON p.uid = $1::uuid`,
-      [uid, caller.principal],
-    );
-    const access = row && rights(caller, row);
+    const [row] = await run<MembershipRow & ProjectRow>(Prisma.sql`${membershipCte(uid, caller.principal)}
+      SELECT a.*, ${PROJECT_COLUMNS}${settingsPart ? Prisma.sql`, ${MEMBERS_OF_P}` : Prisma.empty}
+      FROM membership a LEFT JOIN projects p ON p.uid = ${uid}::uuid`);
+    const access = rightsOf(caller, row);
     if (!row || !access?.view || !row.uid) return error(request, 404, 'project not found');
     if (settingsPart && !access.audit)
       return error(request, 403, "not allowed to view this project's settings");
     if (settingsPart) {
       return representation(request, 200, 'ProjectSettings', settings(row), {
-        etag: `"s${row.settings_revision}"`,
+        etag: etagOf('settings', row.settings_revision),
       });
     }
-    return representation(request, 200, 'ProjectBase', base(row), { etag: `"b${row.base_revision}"` });
+    return representation(request, 200, 'ProjectBase', base(row), {
+      etag: etagOf('base', row.base_revision),
+    });
   }
 
   async function putBase(
@@ -392,27 +341,27 @@ export function createBaseline(options: BaselineOptions) {
     uid: string,
     body: Record<string, unknown>,
   ) {
-    const allowed = allowedRevisions(header(request, 'if-match'), 'b');
+    const allowed = revisionsAllowedBy(header(request, 'if-match'), 'base') ?? null;
     const parent = body['parent_uid'] === '' ? null : (body['parent_uid'] as string);
-    const [row] = await query<AccessRow & Partial<ProjectRow>>(
-      `${ACCESS_CTE}, updated AS (
-        UPDATE projects p SET ${baseAssignments(6)}, base_revision = p.base_revision + 1, updated_at = now()
-        WHERE p.uid = $1::uuid AND ($3 OR (SELECT writer FROM access))
-          AND ($4::int[] IS NULL OR p.base_revision = ANY($4::int[]))
-          AND p.parent_uid IS NOT DISTINCT FROM $5::uuid
+    const [row] = await run<
+      MembershipRow & Partial<ProjectRow>
+    >(Prisma.sql`${membershipCte(uid, caller.principal)},
+      updated AS (
+        UPDATE projects p SET ${baseAssignments(body)}, base_revision = p.base_revision + 1, updated_at = now()
+        WHERE p.uid = ${uid}::uuid AND ${mayWrite(caller)}
+          AND (${allowed}::int[] IS NULL OR p.base_revision = ANY(${allowed}::int[]))
+          AND p.parent_uid IS NOT DISTINCT FROM ${parent}::uuid
         RETURNING ${PROJECT_COLUMNS}
       )
-      SELECT a.found, a.is_public, a.writer, a.auditor, u.* FROM access a LEFT JOIN updated u ON true`,
-      [uid, caller.principal, caller.isAdmin, allowed, parent, ...baseValues(body)],
-    );
-    const access = row && rights(caller, row);
+      SELECT a.*, u.* FROM membership a LEFT JOIN updated u ON true`);
+    const access = rightsOf(caller, row);
     if (!row || !access?.view) return error(request, 404, 'project not found');
     if (!access.write) return error(request, 403, 'not allowed to update this project');
     if (!row.uid)
       return error(request, 412, 'the resource was changed: If-Match does not match the current ETag');
     const project = row as ProjectRow;
     return representation(request, 200, 'ProjectBase', base(project), {
-      etag: `"b${project.base_revision}"`,
+      etag: etagOf('base', project.base_revision),
     });
   }
 
@@ -422,17 +371,20 @@ export function createBaseline(options: BaselineOptions) {
     uid: string,
     body: Record<string, unknown>,
   ) {
-    const allowed = allowedRevisions(header(request, 'if-match'), 's');
-    const [row] = await query<AccessRow & Partial<ProjectRow>>(
-      `${ACCESS_CTE}, updated AS (
-        UPDATE projects p SET announcement_date = $5, mission_statement = $6,
+    const allowed = revisionsAllowedBy(header(request, 'if-match'), 'settings') ?? null;
+    const [row] = await run<
+      MembershipRow & Partial<ProjectRow>
+    >(Prisma.sql`${membershipCte(uid, caller.principal)},
+      updated AS (
+        UPDATE projects p SET announcement_date = ${body['announcement_date'] ?? ''},
+          mission_statement = ${body['mission_statement'] ?? ''},
           settings_revision = p.settings_revision + 1, settings_updated_at = now()
-        WHERE p.uid = $1::uuid AND ($3 OR (SELECT writer FROM access))
-          AND ($4::int[] IS NULL OR p.settings_revision = ANY($4::int[]))
+        WHERE p.uid = ${uid}::uuid AND ${mayWrite(caller)}
+          AND (${allowed}::int[] IS NULL OR p.settings_revision = ANY(${allowed}::int[]))
         RETURNING ${PROJECT_COLUMNS}
       ), wanted AS (
         SELECT u.uid::uuid AS project_uid, m.* FROM updated u,
-          jsonb_to_recordset($7::jsonb) AS m(role text, position int, username text, name text, email text, avatar text)
+          jsonb_to_recordset(${membersJson(body)}::jsonb) AS m(role text, position int, username text, name text, email text, avatar text)
       ), removed AS (
         DELETE FROM project_members pm USING updated u WHERE pm.project_uid = u.uid::uuid
           AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.role = pm.role AND w.position = pm.position)
@@ -443,65 +395,43 @@ export function createBaseline(options: BaselineOptions) {
           name = excluded.name, email = excluded.email, avatar = excluded.avatar
         RETURNING role, position, username, name, email, avatar
       )
-      SELECT a.found, a.is_public, a.writer, a.auditor, u.*,
-        (SELECT json_agg(json_build_array(w.role, w.position, w.username, w.name, w.email, w.avatar)
-          ORDER BY w.role, w.position) FROM written w) AS members
-      FROM access a LEFT JOIN updated u ON true`,
-      [
-        uid,
-        caller.principal,
-        caller.isAdmin,
-        allowed,
-        body['announcement_date'] ?? '',
-        body['mission_statement'] ?? '',
-        membersJson(body),
-      ],
-    );
-    const access = row && rights(caller, row);
+      SELECT a.*, u.*, ${WRITTEN_MEMBERS} FROM membership a LEFT JOIN updated u ON true`);
+    const access = rightsOf(caller, row);
     if (!row || !access?.view) return error(request, 404, 'project not found');
     if (!access.write) return error(request, 403, "not allowed to update this project's settings");
     if (!row.uid)
       return error(request, 412, 'the resource was changed: If-Match does not match the current ETag');
     const project = row as ProjectRow;
     return representation(request, 200, 'ProjectSettings', settings(project), {
-      etag: `"s${project.settings_revision}"`,
+      etag: etagOf('settings', project.settings_revision),
     });
   }
 
   async function create(request: BaselineRequest, caller: Caller, body: Record<string, unknown>) {
+    const parent = body['parent_uid'] as string;
     try {
-      const [row] = await query<AccessRow & Partial<ProjectRow>>(
-        `${ACCESS_CTE}, inserted AS (
-          INSERT INTO projects AS p (uid, parent_uid, announcement_date, mission_statement, ${BASE_FIELDS.join(', ')})
-          SELECT gen_random_uuid(), $1::uuid, $4, $5, ${basePlaceholders(6)}
-          WHERE $3 OR (SELECT writer FROM access)
+      const [row] = await run<
+        MembershipRow & Partial<ProjectRow>
+      >(Prisma.sql`${membershipCte(parent, caller.principal)},
+        inserted AS (
+          INSERT INTO projects AS p (uid, parent_uid, announcement_date, mission_statement, ${Prisma.raw(BASE_FIELDS.join(', '))})
+          SELECT gen_random_uuid(), ${parent}::uuid, ${body['announcement_date'] ?? ''}, ${body['mission_statement'] ?? ''},
+            ${Prisma.join(baseValues(body))}
+          WHERE ${mayWrite(caller)}
           RETURNING ${PROJECT_COLUMNS}
         ), written AS (
           INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
           SELECT i.uid::uuid, m.role, m.position, m.username, m.name, m.email, m.avatar FROM inserted i,
-            jsonb_to_recordset(${'$' + (6 + BASE_FIELDS.length)}::jsonb)
+            jsonb_to_recordset(${membersJson(body)}::jsonb)
               AS m(role text, position int, username text, name text, email text, avatar text)
           RETURNING role, position, username, name, email, avatar
         )
-        SELECT a.found, a.is_public, a.writer, a.auditor, i.*,
-          (SELECT json_agg(json_build_array(w.role, w.position, w.username, w.name, w.email, w.avatar)
-            ORDER BY w.role, w.position) FROM written w) AS members
-        FROM access a LEFT JOIN inserted i ON true`,
-        [
-          body['parent_uid'],
-          caller.principal,
-          caller.isAdmin,
-          body['announcement_date'] ?? '',
-          body['mission_statement'] ?? '',
-          ...baseValues(body),
-          membersJson(body),
-        ],
-      );
-      if (!row || Number(row.found) === 0) return error(request, 400, 'invalid parent project');
-      if (!row.uid) return error(request, 403, 'not allowed to create a project under this parent');
+        SELECT a.*, i.*, ${WRITTEN_MEMBERS} FROM membership a LEFT JOIN inserted i ON true`);
+      if (!membershipOf(row)) return error(request, 400, 'invalid parent project');
+      if (!row?.uid) return error(request, 403, 'not allowed to create a project under this parent');
       const project = row as ProjectRow;
       return representation(request, 201, 'ProjectFull', full(project), {
-        etag: `"b${project.base_revision}"`,
+        etag: etagOf('base', project.base_revision),
         location: `/projects/${project.uid}`,
       });
     } catch (failure) {
@@ -512,36 +442,24 @@ export function createBaseline(options: BaselineOptions) {
   }
 
   async function list(request: BaselineRequest, caller: Caller, search: URLSearchParams) {
-    const parameters: unknown[] = [caller.principal];
-    const conditions = [caller.isAdmin ? 'TRUE' : '(p.public OR p.uid IN (SELECT uid FROM granted))'];
+    const visible = visibleToCaller(caller);
+    const conditions = [visible.condition];
     const parent = search.get('parent_uid');
-    if (parent) {
-      parameters.push(parent.toLowerCase());
-      conditions.push(`p.parent_uid = $${parameters.length}::uuid`);
-    }
+    if (parent) conditions.push(Prisma.sql`p.parent_uid = ${parent.toLowerCase()}::uuid`);
     const pageSizeText = search.get('page_size');
     const token = search.get('page_token');
     const paged = pageSizeText !== null || token !== null;
     const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
     if (token) {
       const [name, uid] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, string];
-      parameters.push(name, uid);
-      const n = parameters.length;
       conditions.push(
-        `(p.name COLLATE "C" > $${n - 1} COLLATE "C" OR (p.name = $${n - 1} AND p.uid > $${n}::uuid))`,
+        Prisma.sql`(p.name COLLATE "C" > ${name} COLLATE "C" OR (p.name = ${name} AND p.uid > ${uid}::uuid))`,
       );
     }
-    const rows = await query<ProjectRow>(
-      `WITH RECURSIVE granted AS (
-        SELECT project_uid AS uid FROM project_members WHERE username = $1 AND role IN ('writer', 'auditor')
-        UNION
-        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
-      )
-      SELECT ${PROJECT_COLUMNS}, ${MEMBERS_OF('p')} FROM projects p
-      WHERE ${conditions.join(' AND ')}
-      ORDER BY p.name COLLATE "C", p.uid ${paged ? `LIMIT ${pageSize + 1}` : ''}`,
-      parameters,
-    );
+    const rows = await run<ProjectRow>(Prisma.sql`${visible.withGranted}
+      SELECT ${PROJECT_COLUMNS}, ${MEMBERS_OF_P} FROM projects p
+      WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY p.name COLLATE "C", p.uid ${paged ? Prisma.sql`LIMIT ${pageSize + 1}` : Prisma.empty}`);
     const headers: Record<string, string> = { 'cache-control': 'private, max-age=0, must-revalidate' };
     if (!paged) return representation(request, 200, 'Projects', { projects: rows.map(listed) }, headers);
     const page = rows.slice(0, pageSize);
@@ -563,7 +481,7 @@ export function createBaseline(options: BaselineOptions) {
     const url = new URL(request.url, 'http://baseline');
     if (url.pathname === '/readyz' || url.pathname === '/livez')
       return { status: 200, headers: { 'content-type': JSON_TYPE }, body: '{"status":"ok"}' };
-    const caller = authenticate(request);
+    const caller = await authenticate(request);
     if (!caller) return error(request, 401, 'invalid token');
     if (url.pathname === '/projects') {
       if (request.method === 'GET') return list(request, caller, url.searchParams);

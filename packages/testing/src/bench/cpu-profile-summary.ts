@@ -1,6 +1,6 @@
 /**
  * The functions with the most self time in a V8 .cpuprofile (as `node --cpu-prof` writes it).
- *   npx tsx bench/harness/cpu-profile-summary.ts <file.cpuprofile> [top=25]
+ *   pnpm run bench:profile <file.cpuprofile> [top=25]   (in an app; runs the built copy of this file)
  * Self time of a node = its share of samples; functions are merged by name, file and line, and
  * also summed by package (node_modules/<name>) to show which layer the time goes to.
  */

@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 
 export interface ServerProcess {
   readonly name: string;
@@ -17,17 +16,6 @@ export interface ServerProcess {
   /** Resets the peak (VmHWM) to the current RSS, so a later peak belongs to what ran since. */
   resetPeak(): void;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function statusField(pid: number, field: string): number {

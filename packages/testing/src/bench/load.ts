@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LoadResult, LoadSpec } from './load-spec';
 
-const WORKER = path.join(__dirname, 'load-worker.ts');
+// load-worker.ts run by tsx from the sources, or load-worker.js from the build.
+const WORKER = path.join(__dirname, `load-worker${path.extname(__filename)}`);
+const WORKER_ARGS = WORKER.endsWith('.ts') ? ['--import', 'tsx', WORKER] : [WORKER];
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));
@@ -13,7 +15,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   writeFileSync(specFile, JSON.stringify(spec));
   try {
     return await new Promise<LoadResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', WORKER, specFile], {
+      const child = spawn(process.execPath, [...WORKER_ARGS, specFile], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let stdout = '';

@@ -1,0 +1,72 @@
+/**
+ * The server around an app's baseline handler: node:http and a pg pool, nothing else. An app's
+ * bench/baseline/server.ts calls serveBaseline; the bench starts it as
+ * `node --import tsx bench/baseline/server.ts` with the service's environment (PORT,
+ * DATABASE_URL, and what the handler reads), DATABASE_POOL_MAX (10, as the services).
+ */
+import http from 'node:http';
+import { Pool } from 'pg';
+
+/** Runs one statement; pg in the bench, a test database's connection in an identity test. */
+export type Query = <Row = Record<string, unknown>>(sql: string, parameters: unknown[]) => Promise<Row[]>;
+
+export interface BaselineRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface BaselineResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+export type BaselineHandler = (request: BaselineRequest) => Promise<BaselineResponse>;
+
+/**
+ * Listens on PORT (127.0.0.1) with the handler `create` makes over the pool; stops on SIGTERM.
+ * `internalError` is the JSON body of a 500 (the app's error shape).
+ */
+export function serveBaseline(create: (query: Query) => BaselineHandler, internalError: string): void {
+  const pool = new Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+  });
+  const handle = create(async (sql, parameters) => (await pool.query(sql, parameters)).rows);
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: BaselineRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      handle(request).then(
+        (response) => {
+          res.writeHead(response.status, {
+            ...response.headers,
+            'content-length': String(Buffer.byteLength(response.body)),
+          });
+          res.end(response.body);
+        },
+        (error: unknown) => {
+          console.error(error);
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(internalError);
+        },
+      );
+    });
+  });
+
+  server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+  process.on('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    void pool.end();
+  });
+}

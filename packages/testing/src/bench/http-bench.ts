@@ -1,0 +1,148 @@
+/**
+ * The HTTP bench of an app against its baseline, on PostgreSQL. Builds the service, creates a
+ * throwaway database on BENCH_DATABASE_URL's server, lets the service migrate it (its first start),
+ * seeds it, times start-up to /readyz, takes the app's own measurements, then loads the service
+ * (`node dist/main.js`, NODE_ENV=production, LOG_LEVEL=warn) and the baseline
+ * (`node --import tsx bench/baseline/server.ts`, the same environment) in turn (rounds.ts). The
+ * database is dropped at the end.
+ *
+ * Settings: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP (s, 1),
+ * BENCH_CONNECTIONS (1,16,64), BENCH_SCENARIOS (substrings of scenario names; "startup" names the
+ * start-up measurement), BENCH_STARTS (start-ups timed, 5), BENCH_CPU_PROF=1 (run the service
+ * under --cpu-prof; profiles land in bench/results/profiles/).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from 'pg';
+import { freePort } from '../ports';
+import { createThrowawayDatabase, dropDatabase, withDatabase } from './postgres';
+import { median, startServer, type ServerProcess } from './processes';
+import { commit, machine, type BenchResults, type Measurement } from './report';
+import { runScenarios, selected, settingsFromEnvironment, type Scenario } from './rounds';
+
+export interface BenchServers {
+  service: ServerProcess;
+  baseline: ServerProcess;
+}
+
+export interface HttpBench<Seeded> {
+  /** The app's name, as the results file records it. */
+  app: string;
+  /** The app's folder: both servers run there. */
+  appDir: string;
+  /** The app's own variables for both servers (PORT, DATABASE_URL, NODE_ENV and LOG_LEVEL are set here). */
+  environment: NodeJS.ProcessEnv;
+  /** Fills the migrated database; `description` is printed and recorded as the data. */
+  seed: { description: string; run(client: Client): Promise<Seeded> };
+  /** Measurements other than loads, taken with both servers running, before the loads. */
+  measure?(servers: BenchServers, seeded: Seeded): Promise<Measurement[]>;
+  scenarios(servers: BenchServers, seeded: Seeded, databaseUrl: string): Promise<Scenario[]>;
+  /** Who the loads call as, recorded with the settings. */
+  caller: string;
+}
+
+export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Promise<BenchResults> {
+  const settings = settingsFromEnvironment();
+  const profile = process.env.BENCH_CPU_PROF === '1';
+  const profileDir = path.join(bench.appDir, 'bench', 'results', 'profiles');
+  const start = async (name: 'service' | 'baseline', databaseUrl: string, args: string[]) => {
+    const port = await freePort();
+    return startServer({
+      name,
+      command: process.execPath,
+      args,
+      cwd: bench.appDir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        ...bench.environment,
+      },
+      port,
+      readyPath: '/readyz',
+    });
+  };
+  const startService = (databaseUrl: string, withProfile = false) =>
+    start('service', databaseUrl, [
+      ...(withProfile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      'dist/main.js',
+    ]);
+  const startBaseline = (databaseUrl: string) =>
+    start('baseline', databaseUrl, ['--import', 'tsx', 'bench/baseline/server.ts']);
+
+  console.log(`${bench.app} HTTP bench: building the service`);
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: bench.appDir, stdio: 'inherit' });
+  if (profile) mkdirSync(profileDir, { recursive: true });
+  const database = await createThrowawayDatabase(`bench_${bench.app.replaceAll('-', '_')}`);
+  const measurements: Measurement[] = [];
+  try {
+    // The first start migrates the empty database (and runs whatever else the service does first).
+    await (await startService(database.url)).stop();
+    console.log(`seeding ${bench.seed.description}`);
+    const seedStarted = performance.now();
+    const { seeded, postgres } = await withDatabase(database.url, async (client) => {
+      const seeded = await bench.seed.run(client);
+      const version = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))
+        .rows[0]!.v;
+      return { seeded, postgres: `PostgreSQL ${version}` };
+    });
+    console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+    if (selected('startup')) {
+      const starts = Number(process.env.BENCH_STARTS ?? 5);
+      const service: number[] = [];
+      const baseline: number[] = [];
+      for (let run = 0; run < starts; run++) {
+        const s = await startService(database.url);
+        service.push(s.readyMs);
+        await s.stop();
+        const b = await startBaseline(database.url);
+        baseline.push(b.readyMs);
+        await b.stop();
+      }
+      console.log(
+        `  start-up to /readyz: service ${median(service).toFixed(0)} ms, baseline ${median(baseline).toFixed(0)} ms`,
+      );
+      measurements.push({
+        name: 'start-up to /readyz (migrated database, median)',
+        value: median(service),
+        unit: 'ms',
+        baseline: median(baseline),
+      });
+    }
+
+    const servers: BenchServers = {
+      service: await startService(database.url, profile),
+      baseline: await startBaseline(database.url),
+    };
+    try {
+      if (bench.measure) measurements.push(...(await bench.measure(servers, seeded)));
+      const results = await runScenarios(
+        await bench.scenarios(servers, seeded, database.url),
+        {
+          service: { name: 'service', url: servers.service.url },
+          baseline: { name: 'baseline', url: servers.baseline.url },
+        },
+        settings,
+      );
+      return {
+        app: bench.app,
+        date: new Date().toISOString(),
+        commit: commit(),
+        machine: machine(postgres),
+        settings: { ...settings, data: bench.seed.description, caller: bench.caller },
+        scenarios: results,
+        measurements,
+      };
+    } finally {
+      await servers.service.stop();
+      await servers.baseline.stop();
+    }
+  } finally {
+    await dropDatabase(database.name);
+  }
+}

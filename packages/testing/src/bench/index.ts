@@ -1,0 +1,27 @@
+/** The bench harness of the apps (`@repo/testing/bench`): loads, rounds, servers, results. */
+export { runBench, type BenchEntry } from './run';
+export { benchAgainstBaseline, type BenchServers, type HttpBench } from './http-bench';
+export {
+  serveBaseline,
+  type BaselineHandler,
+  type BaselineRequest,
+  type BaselineResponse,
+  type Query,
+} from './baseline-server';
+export { createThrowawayDatabase, dropDatabase, withDatabase, databaseUrl, SERVER_URL } from './postgres';
+export { median, startServer, type ServerProcess, type StartOptions } from './processes';
+export {
+  commit,
+  compareResults,
+  machine,
+  printResults,
+  readResults,
+  writeResults,
+  type BenchResults,
+  type Measurement,
+  type ScenarioResult,
+} from './report';
+export { runScenarios, selected, settingsFromEnvironment, type RoundSettings, type Scenario } from './rounds';
+export { runLoad } from './load';
+export type { LoadMode, LoadResult, LoadSpec, LoadTarget } from './load-spec';
+export { summarize } from './cpu-profile-summary';
