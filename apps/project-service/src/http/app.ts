@@ -5,7 +5,7 @@ import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
 import { PrismaProjectStore } from '../db/project-store';
-import { ProjectService } from '../domain/projects';
+import { projectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { redactedRequest } from '../log-secrets';
 import { authenticate } from './authentication';
@@ -45,7 +45,7 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
   );
   app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
-  const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)), {
+  const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma)), {
     unpagedLists,
   });
   app.use(openApiRoute(routes));
