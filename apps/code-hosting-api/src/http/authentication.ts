@@ -75,7 +75,7 @@ async function fromBasic(
   return { caller: { user: account, publicOnly: false }, scopes: null, viaBasicPassword: true };
 }
 
-async function authenticate(
+async function authenticationFrom(
   accounts: AccountService,
   throttle: LoginThrottle,
   req: Request,
@@ -114,12 +114,13 @@ async function applySudo(
   return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };
 }
 
-export function authentication(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
+/** Records the request's Authentication (anonymous without credentials) for the routes. */
+export function authenticate(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
     res.locals['authentication'] = await applySudo(
       accounts,
       req,
-      await authenticate(accounts, throttle, req),
+      await authenticationFrom(accounts, throttle, req),
     );
     next();
   };
