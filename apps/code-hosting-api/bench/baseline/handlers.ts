@@ -140,7 +140,7 @@ export function createBaseline(options: BaselineOptions) {
   /** The caller of a row, or a response refusing the request. */
   function callerOf(row: CallerRow | undefined, token: string | null): Caller | BaselineResponse {
     if (token && !row?.caller) return error(401, 'invalid username, password or token');
-    if (!row?.caller) return { user: null, publicOnly: false };
+    if (!row?.caller) return { user: undefined, publicOnly: false };
     const scopes = row.caller.scopes.split(',').filter(Boolean);
     if (!scopesAllow(scopes, 'organization', 'read')) {
       return error(
@@ -307,7 +307,7 @@ export function createBaseline(options: BaselineOptions) {
     if (!org || org.type !== 'organization' || !seesAccount(caller, org, teams.length > 0)) {
       return error(404, `organization ${orgName} does not exist`);
     }
-    const siteAdmin = caller.user !== null && caller.user.isAdmin && !caller.publicOnly;
+    const siteAdmin = caller.user !== undefined && caller.user.isAdmin && !caller.publicOnly;
     const membership = membershipFrom(caller.user && !siteAdmin ? teams : []);
     const activities = rows
       .filter((row) => row.id !== null)

@@ -38,7 +38,7 @@ export function createWire(rootUrl: string) {
   const avatarUrl = (account: AccountRecord) => `${rootUrl}avatars/${account.id}`;
 
   function toUser(account: AccountRecord, caller: Caller): UserWire {
-    const privileged = caller.user !== null && (caller.user.isAdmin || caller.user.id === account.id);
+    const privileged = caller.user !== undefined && (caller.user.isAdmin || caller.user.id === account.id);
     return {
       id: account.id,
       login: account.name,

@@ -37,7 +37,7 @@ export function avatarRoutes(table: RouteTable): void {
     errors: [404],
     async handle({ res, params, query }) {
       const id = requestedNumber(params.id);
-      if (id.value === null || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
+      if (id.value === undefined || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
       const png = toPng(`avatar:${id.value}`, avatarSize(query.size));
       res.setHeader('Content-Type', 'image/png');
       res.setHeader('X-Content-Type-Options', 'nosniff');
