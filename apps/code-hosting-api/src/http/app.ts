@@ -22,6 +22,7 @@ import { jsonBody } from './json-body';
 import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
+import type { ApiErrorWire } from './schemas';
 import { createWire } from './wire';
 
 export interface AppDependencies {
@@ -123,8 +124,8 @@ export function buildApp({
   app.use(routeNotFound());
   app.use(
     createErrorHandler({
-      // Gitea's error body, for every status; request validation fails with 422 as in Gitea.
-      formatBody: (error) => ({ message: error.message, url: `${rootUrl}api/swagger` }),
+      // Gitea's error body, for every status, built here only; request validation fails with 422 as in Gitea.
+      formatBody: (error): ApiErrorWire => ({ message: error.message, url: `${rootUrl}api/swagger` }),
       validationStatus: 422,
     }),
   );
