@@ -65,7 +65,7 @@ function accountOf(row: Json): AccountRecord {
     isActive: row['is_active'] as boolean,
     allowCreateOrganization: row['allow_create_organization'] as boolean,
     repoAdminChangeTeamAccess: row['repo_admin_change_team_access'] as boolean,
-    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : null,
+    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : undefined,
     createdAt: new Date(row['created_at'] as string),
     updatedAt: new Date(row['updated_at'] as string),
   };
@@ -321,7 +321,7 @@ export function createBaseline(options: BaselineOptions) {
           website: row.repo['website'] as string,
           isPrivate: row.repo['is_private'] as boolean,
           isArchived: row.repo['is_archived'] as boolean,
-          archivedAt: row.repo['archived_at'] ? new Date(row.repo['archived_at'] as string) : null,
+          archivedAt: row.repo['archived_at'] ? new Date(row.repo['archived_at'] as string) : undefined,
           openIssueCount: Number(row.open_issues),
           openPullCount: Number(row.open_pulls),
           createdAt: new Date(row.repo['created_at'] as string),

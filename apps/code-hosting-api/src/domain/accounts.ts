@@ -197,7 +197,9 @@ export function accountService(
     /** DELETE /users/{username}/tokens/{token}: by id or by name. */
     async deleteToken(caller: Caller, username: string, idOrName: string): Promise<void> {
       const account = await selfOrAdmin(caller, username);
-      const byId = /^\d+$/.test(idOrName) ? await store.findTokenById(account.id, Number(idOrName)) : null;
+      const byId = /^\d+$/.test(idOrName)
+        ? await store.findTokenById(account.id, Number(idOrName))
+        : undefined;
       const token = byId ?? (await store.findTokenNamed(account.id, idOrName));
       if (!token) throw notFound(`access token ${idOrName} does not exist`);
       await store.deleteToken(token.id);
