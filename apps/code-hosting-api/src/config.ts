@@ -25,6 +25,22 @@ export const GITEA_API_VERSION = '1.23.8';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** The settings without an environment: tests and buildApp's default; the variables below default to them. */
+export const defaultSettings: ServiceSettings = {
+  defaultPageSize: 30,
+  maxPageSize: 50,
+  passwordHashCost: 32768,
+  orgDangerZoneRestricted: false,
+  disableRegularOrgCreation: false,
+  defaultAllowCreateOrganization: true,
+  attachmentMaxSize: DEFAULT_ATTACHMENT_MAX_SIZE,
+  attachmentAllowedTypes: GITEA_ALLOWED_TYPES.split(','),
+  loginThrottle: defaultLoginThrottleSettings,
+  trustProxy: false,
+  tokenUseIntervalMs: 60_000,
+  giteaVersion: GITEA_API_VERSION,
+};
+
 const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
 
@@ -50,15 +66,15 @@ const environmentSchema = z
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
-    API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(30),
-    API_MAX_RESPONSE_ITEMS: z.coerce.number().int().min(1).default(50),
+    API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(defaultSettings.defaultPageSize),
+    API_MAX_RESPONSE_ITEMS: z.coerce.number().int().min(1).default(defaultSettings.maxPageSize),
     // scrypt cost N (a power of two); tests lower it to stay fast.
     PASSWORD_HASH_COST: z.coerce
       .number()
       .int()
       .min(2)
       .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
-      .default(32768),
+      .default(defaultSettings.passwordHashCost),
     ADMIN_USERNAME: z.string().min(1).optional(),
     ADMIN_PASSWORD: z.string().min(1).optional(),
     ADMIN_EMAIL: z.string().min(1).optional(),
@@ -67,12 +83,12 @@ const environmentSchema = z
     GITEA_VERSION: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'must be a Gitea release number such as 1.23.8')
-      .default(GITEA_API_VERSION),
+      .default(defaultSettings.giteaVersion),
     // Comma-separated; "danger_zone" restricts rename, delete and visibility changes to site admins.
     ORG_DISABLED_FEATURES: z.string().default(''),
     // Gitea's [admin] DISABLE_REGULAR_ORG_CREATION and [service] DEFAULT_ALLOW_CREATE_ORGANIZATION.
-    ORG_DISABLE_REGULAR_CREATION: z.stringbool().default(false),
-    ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(true),
+    ORG_DISABLE_REGULAR_CREATION: z.stringbool().default(defaultSettings.disableRegularOrgCreation),
+    ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(defaultSettings.defaultAllowCreateOrganization),
     // ATTACHMENT_STORAGE, ATTACHMENT_MAX_SIZE, ATTACHMENT_ALLOWED_TYPES, S3_*: src/storage/storage-config.ts.
     ...attachmentEnvironmentShape,
     // Failed password logins (src/http/login-throttle.ts): failures allowed per (account,
@@ -137,21 +153,6 @@ export interface ServiceSettings {
   /** A token's `last_used_at` is written at most once per this many milliseconds (one minute). */
   tokenUseIntervalMs: number;
 }
-
-export const defaultSettings: ServiceSettings = {
-  defaultPageSize: 30,
-  maxPageSize: 50,
-  passwordHashCost: 32768,
-  orgDangerZoneRestricted: false,
-  disableRegularOrgCreation: false,
-  defaultAllowCreateOrganization: true,
-  attachmentMaxSize: DEFAULT_ATTACHMENT_MAX_SIZE,
-  attachmentAllowedTypes: GITEA_ALLOWED_TYPES.split(','),
-  loginThrottle: defaultLoginThrottleSettings,
-  trustProxy: false,
-  tokenUseIntervalMs: 60_000,
-  giteaVersion: GITEA_API_VERSION,
-};
 
 export class ConfigError extends Error {}
 

@@ -8,7 +8,7 @@ import { UnusableDatabaseError } from './db/unusable-database';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { migrationRunner } from './db/migration-runner';
-import { buildService } from './http/app';
+import { buildApp } from './http/app';
 import { createLogger } from './logger';
 import { observeDatabasePool, recordQuery } from './http/metrics';
 import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const service = buildService({
+  const service = buildApp({
     database,
     logger,
     rootUrl: config.rootUrl,

@@ -6,7 +6,7 @@ import { defaultSettings, type ServiceSettings } from '../src/config';
 import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildService } from '../src/http/app';
+import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
 import { DiskStorage } from '../src/storage/disk-storage';
 import { S3Storage } from '../src/storage/s3-storage';
@@ -65,7 +65,7 @@ export async function createTestApp(
   const database = connectPrisma(source, connectOptions);
   try {
     await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
-    const { app, settled } = buildService({
+    const { app, settled } = buildApp({
       database,
       logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
       rootUrl,

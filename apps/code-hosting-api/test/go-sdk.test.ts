@@ -9,7 +9,7 @@ import { createTestDatabase, goForTests, type TestDatabase } from '@repo/testing
 import { connectPrisma, type Database } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildService } from '../src/http/app';
+import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
 import { openTestStorage, siteAdmin, testSettings } from './app';
 
@@ -47,7 +47,7 @@ if (goInstalled)
       server = http.createServer((req, res) => handler(req, res));
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      handler = buildService({
+      handler = buildApp({
         database: connection,
         logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
         rootUrl: `${baseUrl}/`,

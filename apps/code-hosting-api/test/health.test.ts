@@ -19,7 +19,7 @@ describe('health surface', () => {
     // Port 1 on loopback refuses connections: a database that is down.
     const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
     try {
-      const app = buildApp({
+      const { app } = buildApp({
         database,
         logger: createLogger('silent'),
         rootUrl: testRootUrl,

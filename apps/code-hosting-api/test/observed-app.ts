@@ -16,7 +16,7 @@ export function useObservedCodeHostingApi(
     const database = connectPrisma(source, { onQuery: recordQuery });
     observeDatabasePool(database);
     await accountService(createStore(database.prisma), testSettings).bootstrapAdmin(siteAdmin, false);
-    const app = buildApp({
+    const { app } = buildApp({
       database,
       logger: createLogger(options.logLevel ?? 'silent', options.logDestination),
       rootUrl: testRootUrl,

@@ -28,7 +28,7 @@ function useFreshDatabase(): void {
 const accounts = () => accountService(createStore(database.prisma), testSettings);
 const app = (logger = createLogger('silent')) =>
   supertest(
-    buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }),
+    buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }).app,
   );
 
 describe('bootstrap of the site administrator', () => {

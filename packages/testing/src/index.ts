@@ -16,7 +16,7 @@ export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
 export { describeMigrations, type MigrationSubject } from './migration-suite';
 export {
-  buildService,
+  compileApp,
   startServiceProcess,
   httpRequest,
   startOtlpReceiver,

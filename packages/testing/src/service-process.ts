@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const built = new Map<string, Promise<void>>();
 
 /** Compiles an app to dist/ (once per test process), so a test runs the service as deployed. */
-export function buildService(appDir: string): Promise<void> {
+export function compileApp(appDir: string): Promise<void> {
   let build = built.get(appDir);
   if (!build) {
     const tsc = path.join(appDir, 'node_modules/.bin/tsc');
@@ -41,7 +41,7 @@ export async function startServiceProcess(
   env: Record<string, string>,
   startTimeoutMs = 60_000,
 ): Promise<ServiceProcess> {
-  await buildService(appDir);
+  await compileApp(appDir);
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: appDir,
     env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', ...env },
@@ -194,7 +194,7 @@ export async function runServiceProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ServiceRun> {
-  await buildService(appDir);
+  await compileApp(appDir);
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: appDir,
     env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', ...env },

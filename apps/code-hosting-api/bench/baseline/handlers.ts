@@ -51,7 +51,7 @@ function accountOf(row: Json): AccountRecord {
     isActive: row['is_active'] as boolean,
     allowCreateOrganization: row['allow_create_organization'] as boolean,
     repoAdminChangeTeamAccess: row['repo_admin_change_team_access'] as boolean,
-    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : null,
+    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : undefined,
     createdAt: new Date(row['created_at'] as string),
     updatedAt: new Date(row['updated_at'] as string),
   };
@@ -126,7 +126,7 @@ export function createBaseline(options: BaselineOptions) {
   /** The caller of a row, or a response refusing the request. */
   function callerOf(row: CallerRow | undefined, token: string | null): Caller | BaselineResponse {
     if (token && !row?.caller) return error(401, 'invalid username, password or token');
-    if (!row?.caller) return { user: null, publicOnly: false };
+    if (!row?.caller) return { user: undefined, publicOnly: false };
     const scopes = row.caller.scopes.split(',').filter(Boolean);
     if (!scopesAllow(scopes, 'organization', 'read')) {
       return error(
@@ -293,7 +293,7 @@ export function createBaseline(options: BaselineOptions) {
     if (!org || org.type !== 'organization' || !seesAccount(caller, org, teams.length > 0)) {
       return error(404, `organization ${orgName} does not exist`);
     }
-    const siteAdmin = caller.user !== null && caller.user.isAdmin && !caller.publicOnly;
+    const siteAdmin = caller.user !== undefined && caller.user.isAdmin && !caller.publicOnly;
     const membership = membershipFrom(caller.user && !siteAdmin ? teams : []);
     const activities = rows
       .filter((row) => row.id !== null)
@@ -307,7 +307,7 @@ export function createBaseline(options: BaselineOptions) {
           website: row.repo['website'] as string,
           isPrivate: row.repo['is_private'] as boolean,
           isArchived: row.repo['is_archived'] as boolean,
-          archivedAt: row.repo['archived_at'] ? new Date(row.repo['archived_at'] as string) : null,
+          archivedAt: row.repo['archived_at'] ? new Date(row.repo['archived_at'] as string) : undefined,
           openIssueCount: Number(row.open_issues),
           openPullCount: Number(row.open_pulls),
           createdAt: new Date(row.repo['created_at'] as string),

@@ -7,18 +7,18 @@ export function accountStore(prisma: PrismaClient): AccountStore {
   return {
     async findAccountByName(name) {
       const row = await prisma.account.findUnique({ where: { lowerName: name.toLowerCase() } });
-      return row && toAccount(row);
+      return row ? toAccount(row) : undefined;
     },
 
     async findAccountById(id) {
       const row = await prisma.account.findUnique({ where: { id: BigInt(id) } });
-      return row && toAccount(row);
+      return row ? toAccount(row) : undefined;
     },
 
     async findUserCredentials(name) {
       const row = await prisma.account.findUnique({ where: { lowerName: name.toLowerCase() } });
-      if (!row || row.type !== 'user') return null;
-      return { account: toAccount(row), passwordHash: row.passwordHash };
+      if (!row || row.type !== 'user') return undefined;
+      return { account: toAccount(row), passwordHash: row.passwordHash ?? undefined };
     },
 
     async anyAdminExists() {
@@ -55,7 +55,7 @@ export function accountStore(prisma: PrismaClient): AccountStore {
           where: { id: BigInt(id), lowerName: expectedName.toLowerCase() },
           data: { name: newName, lowerName: newName.toLowerCase() },
         });
-        return row ? toAccount(row) : null;
+        return row ? toAccount(row) : undefined;
       });
     },
   };

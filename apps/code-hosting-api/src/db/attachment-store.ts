@@ -36,12 +36,12 @@ export function attachmentStore(prisma: PrismaClient): AttachmentStore {
 
     async findAttachment(id) {
       const row = await prisma.attachment.findUnique({ where: { id: BigInt(id) } });
-      return row && toAttachment(row);
+      return row ? toAttachment(row) : undefined;
     },
 
     async findAttachmentByUuid(uuid) {
       const row = await prisma.attachment.findUnique({ where: { uuid } });
-      return row && toAttachment(row);
+      return row ? toAttachment(row) : undefined;
     },
 
     async renameAttachment(id, name) {

@@ -36,7 +36,7 @@ export function issueStore(prisma: PrismaClient): IssueStore {
         where: { repoId_index: { repoId: BigInt(repoId), index: BigInt(index) } },
         include: issueInclude,
       });
-      return row && toIssue(row);
+      return row ? toIssue(row) : undefined;
     },
 
     async listIssues(repoId, filter, offset, limit) {

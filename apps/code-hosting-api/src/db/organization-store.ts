@@ -92,12 +92,12 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
       const row = await prisma.team.findUnique({
         where: { orgId_lowerName: { orgId: BigInt(orgId), lowerName: name.toLowerCase() } },
       });
-      return row && toTeam(row);
+      return row ? toTeam(row) : undefined;
     },
 
     async findTeam(id) {
       const row = await prisma.team.findUnique({ where: { id: BigInt(id) } });
-      return row && toTeam(row);
+      return row ? toTeam(row) : undefined;
     },
 
     async listTeams(orgId, offset, limit) {

@@ -41,12 +41,12 @@ export function repositoryStore(prisma: PrismaClient): RepositoryStore {
         where: { owner: { lowerName: ownerName.toLowerCase() }, lowerName: name.toLowerCase() },
         include: { owner: true },
       });
-      return row && (await toRepositories(prisma, [row]))[0]!;
+      return row ? (await toRepositories(prisma, [row]))[0]! : undefined;
     },
 
     async findRepositoryById(id) {
       const row = await prisma.repository.findUnique({ where: { id: BigInt(id) }, include: { owner: true } });
-      return row && (await toRepositories(prisma, [row]))[0]!;
+      return row ? (await toRepositories(prisma, [row]))[0]! : undefined;
     },
 
     async repositoryNameTaken(ownerId, name) {

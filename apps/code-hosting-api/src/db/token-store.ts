@@ -18,14 +18,14 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
       const row = await prisma.accessToken.findUnique({
         where: { accountId_name: { accountId: BigInt(accountId), name } },
       });
-      return row && toToken(row);
+      return row ? toToken(row) : undefined;
     },
 
     async findTokenById(accountId, id) {
       const row = await prisma.accessToken.findFirst({
         where: { accountId: BigInt(accountId), id: BigInt(id) },
       });
-      return row && toToken(row);
+      return row ? toToken(row) : undefined;
     },
 
     async listTokens(accountId, offset, limit) {
@@ -51,7 +51,7 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
           a.last_login_at AS "lastLoginAt", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
         FROM access_tokens t JOIN accounts a ON a.id = t.account_id
         WHERE t.token_hash = ${tokenHash}`;
-      if (!row) return null;
+      if (!row) return undefined;
       const { tokenId, tokenName, tokenLastEight, scopes, tokenCreatedAt, lastUsedAt, ...account } = row;
       return {
         token: toToken({

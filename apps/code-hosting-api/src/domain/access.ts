@@ -103,13 +103,13 @@ export async function requireOrganizationOwner(
 /**
  * The caller's level on a repository when it needs no membership or collaborator lookup: none
  * through a public-only token on anything not public, owner for a site administrator and for the
- * repository's owner. Null when memberships and collaborations decide.
+ * repository's owner. Undefined when memberships and collaborations decide.
  */
-function levelWithoutLookups(caller: Caller, repository: RepositoryRecord): AccessLevel | null {
+function levelWithoutLookups(caller: Caller, repository: RepositoryRecord): AccessLevel | undefined {
   if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
   if (isSiteAdmin(caller)) return 'owner';
   if (caller.user && repository.owner.id === caller.user.id) return 'owner';
-  return null;
+  return undefined;
 }
 
 /**

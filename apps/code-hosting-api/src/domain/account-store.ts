@@ -45,18 +45,18 @@ export interface AccountVisibilityScope {
 
 /** Users and organizations alike: both are accounts sharing one namespace. */
 export interface AccountStore {
-  findAccountByName(name: string): Promise<AccountRecord | null>;
-  findAccountById(id: number): Promise<AccountRecord | null>;
-  findUserCredentials(name: string): Promise<UserCredentials | null>;
+  findAccountByName(name: string): Promise<AccountRecord | undefined>;
+  findAccountById(id: number): Promise<AccountRecord | undefined>;
+  findUserCredentials(name: string): Promise<UserCredentials | undefined>;
   anyAdminExists(): Promise<boolean>;
   createUser(account: NewAccount): Promise<WriteOutcome<AccountRecord>>;
   recordLogin(accountId: number): Promise<void>;
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
-  /** Renames the account only while it is still named `expectedName` (any case); null when it is not. */
+  /** Renames the account only while it is still named `expectedName` (any case); undefined when it is not. */
   renameAccount(
     id: number,
     expectedName: string,
     newName: string,
-  ): Promise<WriteOutcome<AccountRecord | null>>;
+  ): Promise<WriteOutcome<AccountRecord | undefined>>;
 }

@@ -132,9 +132,11 @@ export function accountService(
      * The account whose avatar_url names this id, user or organization. As Gitea, avatars are
      * served to anyone who has the URL (an <img> sends no token), whatever the account's visibility.
      */
-    async authenticateToken(secret: string): Promise<{ account: AccountRecord; scopes: string[] } | null> {
+    async authenticateToken(
+      secret: string,
+    ): Promise<{ account: AccountRecord; scopes: string[] } | undefined> {
       const found = await store.findTokenByHash(hashToken(secret));
-      if (!found || found.account.type !== 'user' || !found.account.isActive) return null;
+      if (!found || found.account.type !== 'user' || !found.account.isActive) return undefined;
       tokenUse.record(found.token.id);
       return { account: found.account, scopes: found.token.scopes };
     },
@@ -142,10 +144,10 @@ export function accountService(
     /** Resolves once the token-use writes started so far are done. */
     tokenUseSettled: () => tokenUse.settled(),
 
-    async authenticatePassword(username: string, password: string): Promise<AccountRecord | null> {
+    async authenticatePassword(username: string, password: string): Promise<AccountRecord | undefined> {
       const credentials = await store.findUserCredentials(username);
-      if (!credentials?.passwordHash || !credentials.account.isActive) return null;
-      if (!(await verifyPassword(password, credentials.passwordHash))) return null;
+      if (!credentials?.passwordHash || !credentials.account.isActive) return undefined;
+      if (!(await verifyPassword(password, credentials.passwordHash))) return undefined;
       await store.recordLogin(credentials.account.id);
       return credentials.account;
     },
@@ -195,7 +197,9 @@ export function accountService(
     /** DELETE /users/{username}/tokens/{token}: by id or by name. */
     async deleteToken(caller: Caller, username: string, idOrName: string): Promise<void> {
       const account = await selfOrAdmin(caller, username);
-      const byId = /^\d+$/.test(idOrName) ? await store.findTokenById(account.id, Number(idOrName)) : null;
+      const byId = /^\d+$/.test(idOrName)
+        ? await store.findTokenById(account.id, Number(idOrName))
+        : undefined;
       const token = byId ?? (await store.findTokenNamed(account.id, idOrName));
       if (!token) throw notFound(`access token ${idOrName} does not exist`);
       await store.deleteToken(token.id);

@@ -20,8 +20,8 @@ export interface AttachmentStore {
     attachment: AttachmentInsert,
     commitObject: () => Promise<void>,
   ): Promise<AttachmentRecord>;
-  findAttachment(id: number): Promise<AttachmentRecord | null>;
-  findAttachmentByUuid(uuid: string): Promise<AttachmentRecord | null>;
+  findAttachment(id: number): Promise<AttachmentRecord | undefined>;
+  findAttachmentByUuid(uuid: string): Promise<AttachmentRecord | undefined>;
   renameAttachment(id: number, name: string): Promise<AttachmentRecord>;
   /** Removes the row; false when it was already gone. */
   deleteAttachment(id: number): Promise<boolean>;

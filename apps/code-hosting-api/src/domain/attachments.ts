@@ -71,7 +71,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
 
   /** The issue's attachment with that id: one of another issue, another repository or no issue is 404. */
   async function attachmentOf(issue: IssueRecord, id: RequestedNumber): Promise<AttachmentRecord> {
-    const attachment = id.value === null ? null : await store.findAttachment(id.value);
+    const attachment = id.value === undefined ? undefined : await store.findAttachment(id.value);
     if (!attachment || attachment.issueId !== issue.id || attachment.repoId !== issue.repoId)
       throw notFound(`attachment ${id.text} does not exist on issue ${issue.index}`);
     return attachment;

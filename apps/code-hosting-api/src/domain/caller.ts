@@ -3,12 +3,12 @@ import type { AccountRecord } from './records';
 
 /** Who is asking: nobody, or a user, possibly through a token restricted to public data. */
 export interface Caller {
-  user: AccountRecord | null;
+  user: AccountRecord | undefined;
   /** A `public-only` token: the caller sees public organizations and repositories only. */
   publicOnly: boolean;
 }
 
-export const anonymous: Caller = { user: null, publicOnly: false };
+export const anonymous: Caller = { user: undefined, publicOnly: false };
 
 /** The signed-in user, or Gitea's 401 "token is required". */
 export function requireUser(caller: Caller): AccountRecord {
@@ -17,5 +17,5 @@ export function requireUser(caller: Caller): AccountRecord {
 }
 
 export function isSiteAdmin(caller: Caller): boolean {
-  return caller.user !== null && caller.user.isAdmin && !caller.publicOnly;
+  return caller.user !== undefined && caller.user.isAdmin && !caller.publicOnly;
 }

@@ -21,7 +21,7 @@ export interface IssueUpdate {
 export interface IssueStore {
   /** Creates the issue under the repository's next index, with the feed entry describing it. */
   createIssue(issue: IssueInsert, action: (index: number) => NewAction): Promise<IssueRecord>;
-  findIssue(repoId: number, index: number): Promise<IssueRecord | null>;
+  findIssue(repoId: number, index: number): Promise<IssueRecord | undefined>;
   listIssues(
     repoId: number,
     filter: {

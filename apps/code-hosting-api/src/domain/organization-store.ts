@@ -26,8 +26,8 @@ export interface OrganizationStore {
   /** The teams of the organization the user is in. */
   teamsOfMember(orgId: number, userId: number): Promise<TeamRecord[]>;
   createTeam(team: TeamInsert): Promise<WriteOutcome<TeamRecord>>;
-  findTeamByName(orgId: number, name: string): Promise<TeamRecord | null>;
-  findTeam(id: number): Promise<TeamRecord | null>;
+  findTeamByName(orgId: number, name: string): Promise<TeamRecord | undefined>;
+  findTeam(id: number): Promise<TeamRecord | undefined>;
   listTeams(orgId: number, offset: number, limit: number): Promise<Page<TeamRecord>>;
   addTeamMember(teamId: number, accountId: number): Promise<void>;
   /** Removes the member; with keepOneMember, refuses to remove the team's last member. */

@@ -226,7 +226,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       // Every entry's repository belongs to the organization: one membership serves the page.
       const membership = await ownerMembership(store, caller, org);
       const includePrivate =
-        caller.user !== null && !caller.publicOnly && (caller.user.isAdmin || membership.isMember);
+        caller.user !== undefined && !caller.publicOnly && (caller.user.isAdmin || membership.isMember);
       const day = date === undefined ? undefined : dayRange(date);
       const page = await store.listOrganizationFeed(
         org.id,

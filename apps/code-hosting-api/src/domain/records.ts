@@ -20,7 +20,7 @@ export interface AccountRecord {
   isActive: boolean;
   allowCreateOrganization: boolean;
   repoAdminChangeTeamAccess: boolean;
-  lastLoginAt: Date | null;
+  lastLoginAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,7 +28,7 @@ export interface AccountRecord {
 /** A user's password hash is kept apart so it never reaches a response by accident. */
 export interface UserCredentials {
   account: AccountRecord;
-  passwordHash: string | null;
+  passwordHash?: string;
 }
 
 export interface TokenRecord {
@@ -38,7 +38,7 @@ export interface TokenRecord {
   tokenLastEight: string;
   scopes: string[];
   createdAt: Date;
-  lastUsedAt: Date | null;
+  lastUsedAt?: Date;
 }
 
 /** Access levels, ordered as Gitea's perm.AccessMode. */
@@ -75,7 +75,7 @@ export interface RepositoryRecord {
   website: string;
   isPrivate: boolean;
   isArchived: boolean;
-  archivedAt: Date | null;
+  archivedAt?: Date;
   openIssueCount: number;
   openPullCount: number;
   createdAt: Date;
@@ -93,7 +93,7 @@ export interface IssueRecord {
   isPull: boolean;
   headBranch: string;
   baseBranch: string;
-  closedAt: Date | null;
+  closedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
   /** Its attachments, oldest first (Gitea's `assets`). */
@@ -105,9 +105,9 @@ export interface AttachmentRecord {
   id: number;
   uuid: string;
   repoId: number;
-  /** Null: the attachment belongs to no issue (not an issue attachment). */
-  issueId: number | null;
-  uploaderId: number | null;
+  /** Undefined: the attachment belongs to no issue (not an issue attachment). */
+  issueId?: number;
+  uploaderId?: number;
   name: string;
   /** Sniffed from the first bytes at upload. */
   contentType: string;

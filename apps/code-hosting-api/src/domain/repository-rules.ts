@@ -19,7 +19,7 @@ export async function existingIssue(
   repository: RepositoryRecord,
   index: RequestedNumber,
 ): Promise<IssueRecord> {
-  const issue = index.value === null ? null : await store.findIssue(repository.id, index.value);
+  const issue = index.value === undefined ? undefined : await store.findIssue(repository.id, index.value);
   if (!issue)
     throw notFound(`issue ${index.text} does not exist in ${repository.owner.name}/${repository.name}`);
   return issue;
@@ -33,6 +33,6 @@ export async function existingIssue(
 export function assertMayWriteIssue(caller: Caller, issue: IssueRecord, level: AccessLevel): void {
   const user = caller.user;
   const allowed =
-    user !== null && (issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
+    user !== undefined && (issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
   if (!allowed) throw forbidden('write permission on the issue is required');
 }

@@ -25,8 +25,8 @@ export interface RepositoryStore {
     repository: RepositoryInsert,
     effects: { collaborator?: { accountId: number; permission: 'admin' }; action: NewAction },
   ): Promise<WriteOutcome<RepositoryRecord>>;
-  findRepository(ownerName: string, name: string): Promise<RepositoryRecord | null>;
-  findRepositoryById(id: number): Promise<RepositoryRecord | null>;
+  findRepository(ownerName: string, name: string): Promise<RepositoryRecord | undefined>;
+  findRepositoryById(id: number): Promise<RepositoryRecord | undefined>;
   repositoryNameTaken(ownerId: number, name: string): Promise<boolean>;
   /** Updates the repository; `feedPrivacy` sets the privacy of every feed entry it has. */
   updateRepository(

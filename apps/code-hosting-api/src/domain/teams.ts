@@ -22,7 +22,7 @@ export function teamService(store: Store) {
     caller: Caller,
     id: RequestedNumber,
   ): Promise<{ team: TeamRecord; org: AccountRecord }> {
-    const team = id.value === null ? null : await store.findTeam(id.value);
+    const team = id.value === undefined ? undefined : await store.findTeam(id.value);
     const org = team && (await store.findAccountById(team.orgId));
     if (!team || !org || !(await canSeeAccount(store, caller, org)))
       throw notFound(`team ${id.text} does not exist`);

@@ -10,14 +10,17 @@ export interface TokenStore {
     tokenLastEight: string;
     scopes: string[];
   }): Promise<WriteOutcome<TokenRecord>>;
-  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | null>;
-  findTokenById(accountId: number, id: number): Promise<TokenRecord | null>;
+  findTokenNamed(accountId: number, name: string): Promise<TokenRecord | undefined>;
+  findTokenById(accountId: number, id: number): Promise<TokenRecord | undefined>;
   /** A page of the account's tokens, newest first. */
   listTokens(accountId: number, offset: number, limit: number): Promise<Page<TokenRecord>>;
-  findTokenByHash(tokenHash: string): Promise<{
-    token: TokenRecord;
-    account: AccountRecord;
-  } | null>;
+  findTokenByHash(tokenHash: string): Promise<
+    | {
+        token: TokenRecord;
+        account: AccountRecord;
+      }
+    | undefined
+  >;
   /** Stores now as the token's last use, unless the stored one is later than `usedBefore`. */
   touchToken(id: number, usedBefore: Date): Promise<void>;
   deleteToken(id: number): Promise<void>;

@@ -15,13 +15,14 @@ import type { Storage } from '../storage/storage';
 import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
 import { apiDocsRoutes } from './docs/api-docs';
-import { authentication } from './authentication';
+import { authenticate } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
 import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
+import type { ApiErrorWire } from './schemas';
 import { createWire } from './wire';
 
 export interface AppDependencies {
@@ -42,13 +43,11 @@ export interface BuiltApp {
   settled(): Promise<void>;
 }
 
-/** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp(dependencies: AppDependencies): Express {
-  return buildService(dependencies).app;
-}
-
-/** buildApp, with the hook shutdown waits on before it closes the database. */
-export function buildService({
+/**
+ * Builds the Express app, with the hook shutdown waits on before it closes the database;
+ * listening is main.ts's job, so tests run the very same app.
+ */
+export function buildApp({
   database,
   logger,
   rootUrl,
@@ -60,7 +59,7 @@ export function buildService({
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );
-  const authenticate = authentication(accounts, new LoginThrottle(settings.loginThrottle));
+  const authenticator = authenticate(accounts, new LoginThrottle(settings.loginThrottle));
   const routes = apiRoutes(
     {
       accounts,
@@ -80,7 +79,7 @@ export function buildService({
       settings,
       rootUrl,
     },
-    [authenticate],
+    [authenticator],
   );
   const swaggerDocument = routes.document(rootUrl);
 
@@ -119,14 +118,14 @@ export function buildService({
       title: 'code-hosting-api: Gitea API v1',
     }),
   );
-  app.use('/api/v1', jsonBody, authenticate, routes.router);
+  app.use('/api/v1', jsonBody, authenticator, routes.router);
   // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
   app.use(routes.siteRouter);
   app.use(routeNotFound());
   app.use(
     createErrorHandler({
-      // Gitea's error body, for every status; request validation fails with 422 as in Gitea.
-      formatBody: (error) => ({ message: error.message, url: `${rootUrl}api/swagger` }),
+      // Gitea's error body, for every status, built here only; request validation fails with 422 as in Gitea.
+      formatBody: (error): ApiErrorWire => ({ message: error.message, url: `${rootUrl}api/swagger` }),
       validationStatus: 422,
     }),
   );

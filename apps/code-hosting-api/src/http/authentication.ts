@@ -5,10 +5,10 @@ import { anonymous, type Caller } from '../domain/caller';
 import { isPublicOnly } from '../domain/token-scopes';
 import type { LoginThrottle } from './login-throttle';
 
-/** The caller plus how they proved it: token scopes (null for a password) and whether Basic auth was used. */
+/** The caller plus how they proved it: token scopes (undefined for a password or no credentials) and whether Basic auth was used. */
 export interface Authentication {
   caller: Caller;
-  scopes: string[] | null;
+  scopes: string[] | undefined;
   viaBasicPassword: boolean;
 }
 
@@ -24,7 +24,7 @@ export function authenticationOf(res: Response): Authentication {
   return (
     (res.locals['authentication'] as Authentication | undefined) ?? {
       caller: anonymous,
-      scopes: null,
+      scopes: undefined,
       viaBasicPassword: false,
     }
   );
@@ -72,10 +72,10 @@ async function fromBasic(
     throw unauthorized(invalidCredentials);
   }
   attempt.succeeded();
-  return { caller: { user: account, publicOnly: false }, scopes: null, viaBasicPassword: true };
+  return { caller: { user: account, publicOnly: false }, scopes: undefined, viaBasicPassword: true };
 }
 
-async function authenticate(
+async function authenticationFrom(
   accounts: AccountService,
   throttle: LoginThrottle,
   req: Request,
@@ -96,7 +96,7 @@ async function authenticate(
     }
   }
   if (queryToken) return fromToken(accounts, queryToken);
-  return { caller: anonymous, scopes: null, viaBasicPassword: false };
+  return { caller: anonymous, scopes: undefined, viaBasicPassword: false };
 }
 
 /** Site administrators may act as another user with the `Sudo` header or `sudo` query. */
@@ -114,12 +114,13 @@ async function applySudo(
   return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };
 }
 
-export function authentication(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
+/** Records the request's Authentication (anonymous without credentials) for the routes. */
+export function authenticate(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
     res.locals['authentication'] = await applySudo(
       accounts,
       req,
-      await authenticate(accounts, throttle, req),
+      await authenticationFrom(accounts, throttle, req),
     );
     next();
   };

@@ -544,6 +544,7 @@ export const activity = z
   })
   .openapi('Activity');
 
+export type ApiErrorWire = z.infer<typeof apiError>;
 export type UserWire = z.infer<typeof user>;
 export type OrganizationWire = z.infer<typeof organization>;
 export type RepositoryWire = z.infer<typeof repository>;

@@ -29,7 +29,7 @@ import type {
 const epoch = new Date(0);
 
 /** Go's time.Time JSON for second-precision timestamps, as Gitea emits them. */
-export function goTime(date: Date | null): string {
+export function goTime(date: Date | undefined): string {
   return (date ?? epoch).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -38,7 +38,7 @@ export function createWire(rootUrl: string) {
   const avatarUrl = (account: AccountRecord) => `${rootUrl}avatars/${account.id}`;
 
   function toUser(account: AccountRecord, caller: Caller): UserWire {
-    const privileged = caller.user !== null && (caller.user.isAdmin || caller.user.id === account.id);
+    const privileged = caller.user !== undefined && (caller.user.isAdmin || caller.user.id === account.id);
     return {
       id: account.id,
       login: account.name,
@@ -51,7 +51,7 @@ export function createWire(rootUrl: string) {
       html_url: `${rootUrl}${account.name}`,
       language: '',
       is_admin: privileged ? account.isAdmin : false,
-      last_login: goTime(privileged ? account.lastLoginAt : null),
+      last_login: goTime(privileged ? account.lastLoginAt : undefined),
       created: goTime(account.createdAt),
       restricted: false,
       active: account.isActive,
@@ -199,7 +199,7 @@ export function createWire(rootUrl: string) {
       internal: repository.owner.visibility === 'limited',
       mirror_interval: '',
       object_format_name: 'sha1',
-      mirror_updated: goTime(null),
+      mirror_updated: goTime(undefined),
       repo_transfer: null,
       topics: [],
       licenses: [],
@@ -242,7 +242,7 @@ export function createWire(rootUrl: string) {
       comments: 0,
       created_at: goTime(issue.createdAt),
       updated_at: goTime(issue.updatedAt),
-      closed_at: issue.closedAt && goTime(issue.closedAt),
+      closed_at: issue.closedAt ? goTime(issue.closedAt) : null,
       due_date: null,
       time_estimate: 0,
       pull_request: issue.isPull ? { merged: false, merged_at: null, draft: false, html_url: htmlUrl } : null,
@@ -290,7 +290,7 @@ export function createWire(rootUrl: string) {
       due_date: null,
       created_at: goTime(issue.createdAt),
       updated_at: goTime(issue.updatedAt),
-      closed_at: issue.closedAt && goTime(issue.closedAt),
+      closed_at: issue.closedAt ? goTime(issue.closedAt) : null,
       pin_order: 0,
     };
   }

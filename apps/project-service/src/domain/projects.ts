@@ -16,57 +16,30 @@ import type {
 export const INVALID_PARENT = 'invalid parent project';
 
 /** The use cases of the seed's seven operations, over plain data. */
-export class ProjectService {
-  constructor(private readonly store: ProjectStore) {}
-
-  private async accessTo(caller: Caller, uid: string): Promise<ProjectAccess | undefined> {
-    const membership = await this.store.membership(uid, caller.principal);
+export function projectService(store: ProjectStore) {
+  async function accessTo(caller: Caller, uid: string): Promise<ProjectAccess | undefined> {
+    const membership = await store.membership(uid, caller.principal);
     return membership && accessOf(caller, membership);
   }
 
-  private async found(uid: string): Promise<Project> {
-    const project = await this.store.find(uid);
+  async function found(uid: string): Promise<Project> {
+    const project = await store.find(uid);
     if (!project) throw projectNotFound();
     return project;
   }
 
-  /** The base representation needs no member lists: one read of the row and the caller's rights. */
-  async getBase(caller: Caller, uid: string): Promise<ProjectCore> {
-    const readout = await this.store.readCore(uid, caller.principal);
-    if (!readout) throw projectNotFound();
-    requireRight(accessOf(caller, readout.membership), 'view', 'view this project');
-    return readout.project;
-  }
-
-  async getSettings(caller: Caller, uid: string): Promise<Project> {
-    const readout = await this.store.read(uid, caller.principal);
-    if (!readout) throw projectNotFound();
-    requireRight(accessOf(caller, readout.membership), 'audit', "view this project's settings");
-    return readout.project;
-  }
-
-  async create(caller: Caller, project: NewProject): Promise<Project> {
-    await this.requireWritableParent(caller, project.parentUid, 'create a project under this parent');
-    return written(await this.store.create(project));
-  }
-
-  async updateBase(
-    caller: Caller,
-    uid: string,
-    update: ProjectBaseUpdate,
-    allowed: AllowedRevisions,
-  ): Promise<Project> {
-    requireRight(await this.accessTo(caller, uid), 'write', 'update this project');
-    const current = await this.found(uid);
-    await this.checkNewParent(caller, current, update.parentUid);
-    return written(await this.store.updateBase(uid, update, allowed));
+  /** The spec: a missing parent is 400, an existing parent the caller may not write is 403. */
+  async function requireWritableParent(caller: Caller, parentUid: string, action: string): Promise<void> {
+    const parentAccess = await accessTo(caller, parentUid);
+    if (!parentAccess) throw badRequest(INVALID_PARENT);
+    if (!parentAccess.write) throw forbidden(`not allowed to ${action}`);
   }
 
   /**
    * The hierarchy rules of a re-parenting: the root stays the root (the only project without a
    * parent, and it keeps none), no cycles, the new parent exists and is writable.
    */
-  private async checkNewParent(
+  async function checkNewParent(
     caller: Caller,
     current: Project,
     parentUid: string | undefined,
@@ -77,79 +50,108 @@ export class ProjectService {
     }
     if (parentUid === undefined) throw badRequest('parent_uid: must be a valid uuid');
     if (parentUid === current.parentUid) return;
-    await this.requireWritableParent(caller, parentUid, 'move a project under this parent');
+    await requireWritableParent(caller, parentUid, 'move a project under this parent');
     // The cycle check itself happens in the store, atomically with the write.
   }
 
-  /** The spec: a missing parent is 400, an existing parent the caller may not write is 403. */
-  private async requireWritableParent(caller: Caller, parentUid: string, action: string): Promise<void> {
-    const parentAccess = await this.accessTo(caller, parentUid);
-    if (!parentAccess) throw badRequest(INVALID_PARENT);
-    if (!parentAccess.write) throw forbidden(`not allowed to ${action}`);
-  }
+  return {
+    /** The base representation needs no member lists: one read of the row and the caller's rights. */
+    async getBase(caller: Caller, uid: string): Promise<ProjectCore> {
+      const readout = await store.readCore(uid, caller.principal);
+      if (!readout) throw projectNotFound();
+      requireRight(accessOf(caller, readout.membership), 'view', 'view this project');
+      return readout.project;
+    },
 
-  async delete(caller: Caller, uid: string, allowed: AllowedRevisions): Promise<void> {
-    const access = await this.accessTo(caller, uid);
-    requireRight(access, 'writeParent', 'delete this project');
-    const current = await this.found(uid);
-    if (current.parentUid === undefined) throw badRequest('the root project cannot be deleted');
-    const outcome = await this.store.delete(uid, allowed);
-    switch (outcome.kind) {
-      case 'deleted':
-        return;
-      case 'missing':
-        throw projectNotFound();
-      case 'stale':
-        throw staleRevision();
-      case 'has-children':
-        throw conflict('the project still has child projects');
-    }
-  }
+    async getSettings(caller: Caller, uid: string): Promise<Project> {
+      const readout = await store.read(uid, caller.principal);
+      if (!readout) throw projectNotFound();
+      requireRight(accessOf(caller, readout.membership), 'audit', "view this project's settings");
+      return readout.project;
+    },
 
-  async updateSettings(
-    caller: Caller,
-    uid: string,
-    update: ProjectSettingsUpdate,
-    allowed: AllowedRevisions,
-  ): Promise<Project> {
-    requireRight(await this.accessTo(caller, uid), 'write', "update this project's settings");
-    return written(await this.store.updateSettings(uid, update, allowed));
-  }
+    async create(caller: Caller, project: NewProject): Promise<Project> {
+      await requireWritableParent(caller, project.parentUid, 'create a project under this parent');
+      return written(await store.create(project));
+    },
 
-  /** Batches of `batchSize` projects, every one the caller may view, in list order. */
-  listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<Project[]> {
-    return visibleBatches(this.store, caller, filter, batchSize);
-  }
+    async updateBase(
+      caller: Caller,
+      uid: string,
+      update: ProjectBaseUpdate,
+      allowed: AllowedRevisions,
+    ): Promise<Project> {
+      requireRight(await accessTo(caller, uid), 'write', 'update this project');
+      const current = await found(uid);
+      await checkNewParent(caller, current, update.parentUid);
+      return written(await store.updateBase(uid, update, allowed));
+    },
 
-  /**
-   * Runs `consume` with every project the caller may view as a list it can read as often as it
-   * needs, each pass seeing the same rows (one database snapshot).
-   */
-  withListSnapshot<T>(
-    caller: Caller,
-    filter: ListFilter,
-    batchSize: number,
-    consume: (list: { batches(): AsyncGenerator<Project[]> }) => Promise<T>,
-  ): Promise<T> {
-    return this.store.inSnapshot((reader) =>
-      consume({ batches: () => visibleBatches(reader, caller, filter, batchSize) }),
-    );
-  }
+    async delete(caller: Caller, uid: string, allowed: AllowedRevisions): Promise<void> {
+      const access = await accessTo(caller, uid);
+      requireRight(access, 'writeParent', 'delete this project');
+      const current = await found(uid);
+      if (current.parentUid === undefined) throw badRequest('the root project cannot be deleted');
+      const outcome = await store.delete(uid, allowed);
+      switch (outcome.kind) {
+        case 'deleted':
+          return;
+        case 'missing':
+          throw projectNotFound();
+        case 'stale':
+          throw staleRevision();
+        case 'has-children':
+          throw conflict('the project still has child projects');
+      }
+    },
 
-  async listPage(
-    caller: Caller,
-    filter: ListFilter,
-    after: ListCursor | undefined,
-    pageSize: number,
-  ): Promise<{ projects: Project[]; next: ListCursor | undefined }> {
-    // One extra key tells whether another page follows, without a count query.
-    const keys = await this.store.visibleKeys(caller, filter, after, pageSize + 1);
-    const page = keys.slice(0, pageSize);
-    const projects = await this.store.projectsByUid(page.map((key) => key.uid));
-    const last = page.at(-1);
-    return { projects, next: keys.length > pageSize && last ? last : undefined };
-  }
+    async updateSettings(
+      caller: Caller,
+      uid: string,
+      update: ProjectSettingsUpdate,
+      allowed: AllowedRevisions,
+    ): Promise<Project> {
+      requireRight(await accessTo(caller, uid), 'write', "update this project's settings");
+      return written(await store.updateSettings(uid, update, allowed));
+    },
+
+    /** Batches of `batchSize` projects, every one the caller may view, in list order. */
+    listVisible(caller: Caller, filter: ListFilter, batchSize: number): AsyncGenerator<Project[]> {
+      return visibleBatches(store, caller, filter, batchSize);
+    },
+
+    /**
+     * Runs `consume` with every project the caller may view as a list it can read as often as it
+     * needs, each pass seeing the same rows (one database snapshot).
+     */
+    withListSnapshot<T>(
+      caller: Caller,
+      filter: ListFilter,
+      batchSize: number,
+      consume: (list: { batches(): AsyncGenerator<Project[]> }) => Promise<T>,
+    ): Promise<T> {
+      return store.inSnapshot((reader) =>
+        consume({ batches: () => visibleBatches(reader, caller, filter, batchSize) }),
+      );
+    },
+
+    async listPage(
+      caller: Caller,
+      filter: ListFilter,
+      after: ListCursor | undefined,
+      pageSize: number,
+    ): Promise<{ projects: Project[]; next: ListCursor | undefined }> {
+      // One extra key tells whether another page follows, without a count query.
+      const keys = await store.visibleKeys(caller, filter, after, pageSize + 1);
+      const page = keys.slice(0, pageSize);
+      const projects = await store.projectsByUid(page.map((key) => key.uid));
+      const last = page.at(-1);
+      return { projects, next: keys.length > pageSize && last ? last : undefined };
+    },
+  };
 }
+
+export type ProjectService = ReturnType<typeof projectService>;
 
 /**
  * Keys read per ordering query while streaming: the query sorts every visible row, so it runs once

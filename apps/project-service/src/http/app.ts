@@ -5,7 +5,7 @@ import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
 import { PrismaProjectStore } from '../db/project-store';
-import { ProjectService } from '../domain/projects';
+import { projectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { redactedRequest } from '../log-secrets';
 import { authenticate } from './authentication';
@@ -14,6 +14,7 @@ import type { ConcurrencyGate } from './concurrency-gate';
 import { healthRoutes } from './health';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
+import type { ErrorBody } from './schemas';
 import { openApiRoute } from './openapi-route';
 import { projectRoutes } from './project-routes';
 import { requestId } from './request-id';
@@ -45,7 +46,7 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
   );
   app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
-  const routes = projectRoutes(new ProjectService(new PrismaProjectStore(database.prisma)), {
+  const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma)), {
     unpagedLists,
   });
   app.use(openApiRoute(routes));
@@ -63,7 +64,8 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
   app.use(routeNotFound());
   app.use(
     createErrorHandler({
-      formatBody: (error) => ({ code: String(error.status), message: error.message }),
+      // The only builder of the Error body; the codecs render it as JSON, XML or gob.
+      formatBody: (error): ErrorBody => ({ code: String(error.status), message: error.message }),
       send: (req, res, error, body) => sendErrorRepresentation(req, res, error.status, body),
     }),
   );

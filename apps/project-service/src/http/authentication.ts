@@ -6,6 +6,11 @@ import { authentications, authorizationOutcome, authorizations } from './project
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
+/** What authenticate() proved about the request. */
+export interface Authentication {
+  caller: Caller;
+}
+
 /** Verifies `Authorization: Bearer <JWT>` (or a bare token) and records the caller for the routes. */
 export function authenticate(verifyToken: TokenVerifier): RequestHandler {
   return async (req, res, next) => {
@@ -22,14 +27,14 @@ export function authenticate(verifyToken: TokenVerifier): RequestHandler {
     }
     authentications.inc({ outcome: 'accepted' });
     res.once('finish', () => authorizations.inc({ outcome: authorizationOutcome(res.statusCode) }));
-    res.locals['caller'] = caller;
+    res.locals['authentication'] = { caller } satisfies Authentication;
     next();
   };
 }
 
-export function callerOf(res: Response): Caller {
-  const caller = res.locals['caller'] as Caller | undefined;
-  // Routes are only mounted behind authenticate(); reaching here without a caller is a wiring bug.
-  if (!caller) throw new Error('no authenticated caller on this request');
-  return caller;
+export function authenticationOf(res: Response): Authentication {
+  const authentication = res.locals['authentication'] as Authentication | undefined;
+  // Routes are only mounted behind authenticate(); reaching here without one is a wiring bug.
+  if (!authentication) throw new Error('no authenticated caller on this request');
+  return authentication;
 }

@@ -3,7 +3,7 @@ import { createHttpError } from '@repo/http-errors';
 import express, { Router, type Request, type Response } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
 import type { Caller } from '../domain/caller';
-import { callerOf } from './authentication';
+import { authenticationOf } from './authentication';
 import type { RepeatableList } from './body-codecs';
 import { BODY_MEDIA_TYPES, readBody, sendRepresentation, streamListRepresentation } from './negotiation';
 import { representationSchemas, type RepresentationName, type RepresentationOf } from './representations';
@@ -201,7 +201,7 @@ export class RouteTable {
     await route.handle({
       req,
       res,
-      caller: callerOf(res),
+      caller: authenticationOf(res).caller,
       params,
       query,
       body,

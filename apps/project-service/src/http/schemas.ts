@@ -97,7 +97,7 @@ const ARRAYS_ONLY = {
 const FORMAT_MAX_LENGTHS = { uuid: 36, date: 10, uri: FIELD_LIMITS.uri, email: FIELD_LIMITS.email } as const;
 
 // The formats, as plain predicates so that "" can be allowed beside them.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 // Same rule as ajv-formats' "email", so what we accept the document accepts.
 const EMAIL =
@@ -115,7 +115,7 @@ function isAbsoluteUri(value: string): boolean {
 }
 
 const FORMAT_CHECKS = {
-  uuid: (value: string) => UUID.test(value),
+  uuid: (value: string) => UUID_PATTERN.test(value),
   date: isCalendarDate,
   uri: isAbsoluteUri,
   email: (value: string) => EMAIL.test(value),

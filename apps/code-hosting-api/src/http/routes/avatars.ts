@@ -36,7 +36,7 @@ export function avatarRoutes(table: RouteTable): void {
     response: { status: 200, description: 'the picture', mediaType: 'image/png' },
     errors: [404],
     async handle({ res, params: { id }, query }) {
-      if (id.value === null || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
+      if (id.value === undefined || id.value < 1) throw notFound(`avatar ${id.text} does not exist`);
       const png = toPng(`avatar:${id.value}`, avatarSize(query.size));
       res.setHeader('Content-Type', 'image/png');
       res.setHeader('X-Content-Type-Options', 'nosniff');
