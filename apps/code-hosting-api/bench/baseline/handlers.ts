@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
+import { defaultSettings } from '../../src/config';
 import { repositoryLevelFrom, seesAccount, type Membership } from '../../src/domain/access';
 import type { Caller } from '../../src/domain/caller';
 import {
@@ -104,8 +105,8 @@ interface CallerRow {
 export function createBaseline(options: BaselineOptions) {
   const { query, rootUrl } = options;
   const wire = createWire(rootUrl);
-  const defaultPageSize = options.defaultPageSize ?? 30;
-  const maxPageSize = options.maxPageSize ?? 50;
+  const defaultPageSize = options.defaultPageSize ?? defaultSettings.defaultPageSize;
+  const maxPageSize = options.maxPageSize ?? defaultSettings.maxPageSize;
   const json = (status: number, value: unknown, headers: Record<string, string> = {}): BaselineResponse => ({
     status,
     headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
