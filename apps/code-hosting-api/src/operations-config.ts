@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/operations-config.ts by `npm run sync:copies`: edit that file, not this copy.
 import { z } from 'zod';
 import type { DatabaseLimits } from './db/database';
 
