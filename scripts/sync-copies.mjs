@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The runtime files both apps need alike (database, migrations, probes, logging, tracing, build
-// settings) live in apps/project-service; each app must stay deployable alone, so the other apps
-// hold generated copies rather than importing them. `npm run sync:copies` writes the copies;
+// settings, the container image) live in apps/project-service; each app must stay deployable alone,
+// so the other apps hold generated copies rather than importing them. `npm run sync:copies` writes the copies;
 // `--check` (run by CI through scripts/test/sync-copies.test.ts) lists every copy that differs.
 // Node's standard library only, like workspace.mjs: it runs before any install.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,8 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MASTER = 'apps/project-service';
-const COPIES = ['apps/code-hosting-api'];
+// Each app's name and default port (its config.ts): the Dockerfile is the master's with these put in.
+const MASTER = { dir: 'apps/project-service', name: 'project-service', port: '8080' };
+const COPIES = [{ dir: 'apps/code-hosting-api', name: 'code-hosting-api', port: '3000' }];
 
 // Paths inside each app. What one app alone needs to know (its name, its probe paths) is in its
 // own files (src/service-name.ts, src/untraced-paths.ts), never in these.
@@ -31,6 +32,7 @@ const COPIED_FILES = [
   'src/log-secrets.ts',
   'src/tracing.ts',
   'src/operations-config.ts',
+  'src/runtime-config.ts',
   'src/types/webassembly.d.ts',
   'jest.config.js',
   'prisma.config.ts',
@@ -38,21 +40,33 @@ const COPIED_FILES = [
   // a tsconfig (include, rootDir, outDir) resolve from the file that names them, so each app needs its own.
   'tsconfig.json',
   'tsconfig.build.json',
+  'Dockerfile',
 ];
 
-/** What the copy of `file` must hold: the master, under a line saying where it comes from. */
-function expectedCopy(file) {
-  const master = readFileSync(path.join(root, MASTER, file), 'utf8');
+const generatedFrom = (file) =>
+  `Generated from ${MASTER.dir}/${file} by \`npm run sync:copies\`: edit that file, not this copy.`;
+
+/** What `app`'s copy of `file` must hold: the master, under a line saying where it comes from. */
+function expectedCopy(app, file) {
+  const master = readFileSync(path.join(root, MASTER.dir, file), 'utf8');
   if (file.endsWith('.json')) return master;
-  return `// Generated from ${MASTER}/${file} by \`npm run sync:copies\`: edit that file, not this copy.\n${master}`;
+  if (file === 'Dockerfile') {
+    const own = master.replaceAll(MASTER.name, app.name).replaceAll(MASTER.port, app.port);
+    // Docker reads a `# syntax=` directive only on the first line: the header goes under it.
+    const [first, ...rest] = own.split('\n');
+    return first.startsWith('# syntax=')
+      ? [first, `# ${generatedFrom(file)}`, ...rest].join('\n')
+      : `# ${generatedFrom(file)}\n${own}`;
+  }
+  return `// ${generatedFrom(file)}\n${master}`;
 }
 
 /** Every copy whose content is not its master's (a missing copy included). */
 function staleCopies() {
   return COPIES.flatMap((app) =>
     COPIED_FILES.filter((file) => {
-      const copy = path.join(root, app, file);
-      return !existsSync(copy) || readFileSync(copy, 'utf8') !== expectedCopy(file);
+      const copy = path.join(root, app.dir, file);
+      return !existsSync(copy) || readFileSync(copy, 'utf8') !== expectedCopy(app, file);
     }).map((file) => ({ app, file })),
   );
 }
@@ -66,17 +80,17 @@ if (args.length > 1 || (args.length === 1 && args[0] !== '--check')) {
 const stale = staleCopies();
 if (args[0] === '--check') {
   if (stale.length > 0) {
-    console.error(`These copies differ from their master in ${MASTER} (run \`npm run sync:copies\`):`);
-    for (const { app, file } of stale) console.error(`  ${app}/${file}`);
+    console.error(`These copies differ from their master in ${MASTER.dir} (run \`npm run sync:copies\`):`);
+    for (const { app, file } of stale) console.error(`  ${app.dir}/${file}`);
     process.exit(1);
   }
-  console.log(`${COPIES.length * COPIED_FILES.length} copies match ${MASTER}`);
+  console.log(`${COPIES.length * COPIED_FILES.length} copies match ${MASTER.dir}`);
 } else {
   for (const { app, file } of stale) {
-    const target = path.join(root, app, file);
+    const target = path.join(root, app.dir, file);
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, expectedCopy(file));
-    console.log(`wrote ${app}/${file}`);
+    writeFileSync(target, expectedCopy(app, file));
+    console.log(`wrote ${app.dir}/${file}`);
   }
   if (stale.length === 0) console.log('every copy is up to date');
 }

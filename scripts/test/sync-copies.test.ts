@@ -32,6 +32,7 @@ describe('npm run sync:copies', () => {
           'prisma.config.ts',
           'tsconfig.json',
           'tsconfig.build.json',
+          'Dockerfile',
         ]) {
           await cp(path.join(root, 'apps', app, entry), path.join(workspace, 'apps', app, entry), {
             recursive: true,
@@ -73,6 +74,21 @@ describe('npm run sync:copies', () => {
         await readFile(path.join(workspace, 'apps/project-service/tsconfig.json'), 'utf8'),
       );
       expect(syncCopies(workspace, '--check').status).toBe(0);
+    });
+
+    it("writes the copy's Dockerfile with its own name and port, the syntax directive still first", async () => {
+      const master = path.join(workspace, 'apps/project-service/Dockerfile');
+      await writeFile(master, `${await readFile(master, 'utf8')}# built by project-service on 8080\n`);
+      expect(syncCopies(workspace, '--check').output).toContain('apps/code-hosting-api/Dockerfile');
+      expect(syncCopies(workspace).status).toBe(0);
+      const copy = await readFile(path.join(workspace, 'apps/code-hosting-api/Dockerfile'), 'utf8');
+      expect(copy.split('\n').slice(0, 2)).toEqual([
+        '# syntax=docker/dockerfile:1',
+        '# Generated from apps/project-service/Dockerfile by `npm run sync:copies`: edit that file, not this copy.',
+      ]);
+      expect(copy).toContain('# built by code-hosting-api on 3000\n');
+      // Below the header, nothing names the master app.
+      expect(copy.split('\n').slice(2).join('\n')).not.toContain('project-service');
     });
   });
 });
