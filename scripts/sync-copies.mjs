@@ -33,6 +33,8 @@ const COPIED_FILES = [
   'src/tracing.ts',
   'src/operations-config.ts',
   'src/runtime-config.ts',
+  'src/service-main.ts',
+  'src/db/migration-runner.ts',
   'src/types/webassembly.d.ts',
   'jest.config.js',
   'prisma.config.ts',
