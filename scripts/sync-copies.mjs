@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The runtime files both apps need alike (database, migrations, probes, logging, tracing, build
-// settings, the container image) live in apps/project-service; each app must stay deployable alone,
-// so the other apps hold generated copies rather than importing them. `npm run sync:copies` writes the copies;
-// `--check` (run by CI through scripts/test/sync-copies.test.ts) lists every copy that differs.
+// The runtime files both apps need alike (database, migrations, probes, logging, tracing, config
+// basics, start and stop, build settings, the container image) live in apps/project-service; each
+// app must stay deployable alone, so the other apps hold generated copies rather than importing them.
+// `npm run sync:copies` writes the copies; `--check` lists every copy that differs (npm test runs it
+// through scripts/test/sync-copies.test.ts, each app's workflow directly).
 // Node's standard library only, like workspace.mjs: it runs before any install.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
