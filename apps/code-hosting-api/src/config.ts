@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { DatabaseLocation } from './db/database';
-import type { LogFormat } from './logger';
 import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './http/login-throttle';
+import { operationsEnvironmentShape } from './operations-config';
 import {
-  operationsEnvironmentShape,
-  operationsProblems,
-  toOperationsSettings,
-  type OperationsSettings,
-} from './operations-config';
+  ConfigError,
+  parseEnvironment,
+  runtimeEnvironmentShape,
+  toRuntimeSettings,
+  type RuntimeSettings,
+} from './runtime-config';
 import {
   attachmentEnvironmentShape,
   DEFAULT_ATTACHMENT_MAX_SIZE,
@@ -23,7 +23,8 @@ import {
  */
 export const GITEA_API_VERSION = '1.23.8';
 
-const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+// Where main.ts and the tests catch it: beside loadConfig, which throws it.
+export { ConfigError };
 
 /** The settings without an environment: tests and buildApp's default; the variables below default to them. */
 export const defaultSettings: ServiceSettings = {
@@ -53,17 +54,9 @@ function toTrustProxy(value: string): boolean | number | string {
 /** Every environment variable the service reads (but OTEL_*: src/tracing.ts), parsed once at start-up. */
 const environmentSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
-      .optional(),
-    DATA_DIR: z.string().min(1).default('./data/code-hosting-api'),
-    LOG_LEVEL: z.enum(logLevels).default('info'),
-    // `pretty`, one readable line per request, is for a person at a terminal: the default when
-    // stdout is one (the root `npm start` says when yours is); JSON otherwise, and always in production.
-    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+    // NODE_ENV, PORT, DATABASE_URL, DATA_DIR, LOG_LEVEL, LOG_FORMAT: src/runtime-config.ts. 3000: each app
+    // keeps the port its deployments already use (infra/k8s, the Dockerfile).
+    ...runtimeEnvironmentShape(3000),
     ROOT_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Gitea's [api] DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS.
     API_DEFAULT_PAGING_NUM: z.coerce.number().int().min(1).default(defaultSettings.defaultPageSize),
@@ -110,12 +103,7 @@ const environmentSchema = z
 /** Each variable of the schema and its own schema (the README's table is tested against them). */
 export const CONFIG_VARIABLES = environmentSchema.in.shape;
 
-export interface Config {
-  environment: 'development' | 'test' | 'production';
-  port: number;
-  database: DatabaseLocation;
-  logLevel: (typeof logLevels)[number];
-  logFormat: LogFormat;
+export interface Config extends RuntimeSettings {
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
   settings: ServiceSettings;
@@ -125,8 +113,6 @@ export interface Config {
   dataDir: string;
   /** Site administrator to ensure at start-up, when configured. */
   bootstrapAdmin?: { username: string; password: string; email?: string };
-  /** Server timeouts, shutdown periods, database bounds, metrics token. */
-  operations: OperationsSettings;
 }
 
 /** The deployment settings the API's rules read. */
@@ -154,38 +140,17 @@ export interface ServiceSettings {
   tokenUseIntervalMs: number;
 }
 
-export class ConfigError extends Error {}
 
 /** `terminal`: whether stdout is a terminal, which makes `pretty` the default log format. */
 export function loadConfig(
   environment: NodeJS.ProcessEnv = process.env,
   terminal = process.stdout.isTTY === true,
 ): Config {
-  const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) {
-    // Name the variable and the rule, never the value: it may be a secret.
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const env = parsed.data;
-  const contradictions = operationsProblems(env);
-  if (env.NODE_ENV === 'production' && env.LOG_FORMAT === 'pretty') {
-    contradictions.push('LOG_FORMAT: pretty is for a terminal; production logs are JSON');
-  }
-  if (contradictions.length > 0) {
-    throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
-  }
+  const env = parseEnvironment(environmentSchema, environment);
   return {
-    environment: env.NODE_ENV,
-    port: env.PORT,
-    database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
-      : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
+    ...toRuntimeSettings(env, terminal),
     dataDir: path.resolve(env.DATA_DIR),
     attachments: env.attachments,
-    logLevel: env.LOG_LEVEL,
-    logFormat: env.NODE_ENV === 'production' ? 'json' : (env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json')),
-    operations: toOperationsSettings(env),
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
     settings: {
       defaultPageSize: env.API_DEFAULT_PAGING_NUM,

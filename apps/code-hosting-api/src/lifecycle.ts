@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/lifecycle.ts by `npm run sync:copies`: edit that file, not this copy.
 import type { Server, ServerResponse } from 'node:http';
 import type { TerminusOptions } from '@godaddy/terminus';
 import { markStopping } from './http/health';

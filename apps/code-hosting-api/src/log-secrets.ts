@@ -1,8 +1,10 @@
+// Generated from apps/project-service/src/log-secrets.ts by `npm run sync:copies`: edit that file, not this copy.
 /**
  * What never reaches a log line: the request headers, query parameters, URL parts and body fields
  * that carry credentials. The one definition every logger of the service uses: the base logger's
  * redaction and last-line scrub (logger.ts) and the access log's request serializer (http/app.ts).
- * Byte-identical in both apps, so a credential either service accepts is masked by both.
+ * Copied to every app (scripts/sync-copies.mjs) with every app's credentials on purpose: a credential
+ * either service accepts is masked by both.
  *
  * `Sudo` (header or query, code-hosting-api) names the user an administrator acts as: a user name,
  * not a credential, so it stays readable.

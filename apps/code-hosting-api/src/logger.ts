@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/logger.ts by `npm run sync:copies`: edit that file, not this copy.
 import { SERVICE_NAME } from './service-name';
 import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
@@ -20,7 +21,7 @@ function correlationFields(): Record<string, string> {
   return fields;
 }
 
-/** One line per request for a person at a terminal: `GET /projects/… 200 12ms`. */
+/** One line per request for a person at a terminal: `GET /items/… 200 12ms`. */
 function prettyStream(): DestinationStream {
   return pretty({
     colorize: true,

@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/operations-config.ts by `npm run sync:copies`: edit that file, not this copy.
 import { z } from 'zod';
 import type { DatabaseLimits } from './db/database';
 
@@ -28,7 +29,7 @@ export const operationsEnvironmentShape = {
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
-type OperationsEnvironment = z.infer<z.ZodObject<typeof operationsEnvironmentShape>>;
+export type OperationsEnvironment = z.infer<z.ZodObject<typeof operationsEnvironmentShape>>;
 
 export interface ServerTimeouts {
   requestTimeoutMs: number;

@@ -1,2 +1,2 @@
-/** This service's name, for its logs and traces (the one thing its copied operations files differ in). */
+/** This service's name, for its logs and traces: the app's own file, which the copied runtime files import. */
 export const SERVICE_NAME = 'code-hosting-api';

@@ -22,12 +22,14 @@ export async function serviceHome(): Promise<{
   remove(): Promise<void>;
 }> {
   let database: TestDatabase | undefined;
+  // A DATA_DIR even on PostgreSQL, unlike project-service's: attachments are stored on disk there.
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'code-hosting-api-process-'));
   if (process.env.DATABASE_URL) database = await createTestDatabase();
   const source = database?.source;
   return {
     start: (env = {}) =>
       startServiceProcess(appDir, {
+        // This app's own credentials: a site administrator it bootstraps at start-up.
         ADMIN_USERNAME: processAdmin.username,
         ADMIN_PASSWORD: processAdmin.password,
         PASSWORD_HASH_COST: '16',

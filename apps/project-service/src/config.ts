@@ -1,32 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
 import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
-import type { DatabaseLocation } from './db/database';
-import type { LogFormat } from './logger';
 import { UNPAGED_LIST_DEFAULTS, type ConcurrencyLimits } from './http/concurrency-gate';
+import { operationsEnvironmentShape } from './operations-config';
 import {
-  operationsEnvironmentShape,
-  operationsProblems,
-  toOperationsSettings,
-  type OperationsSettings,
-} from './operations-config';
+  ConfigError,
+  parseEnvironment,
+  runtimeEnvironmentShape,
+  toRuntimeSettings,
+  type RuntimeSettings,
+} from './runtime-config';
 
-const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+// Where main.ts and the tests catch it: beside loadConfig, which throws it.
+export { ConfigError };
 
 /** Every environment variable the service reads (but OTEL_*: src/tracing.ts), parsed once at start-up. */
 const environmentSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./data/project-service'),
-  LOG_LEVEL: z.enum(logLevels).default('info'),
-  // `pretty`, one readable line per request, is for a person at a terminal: the default when
-  // stdout is one (the root `npm start` says when yours is); JSON otherwise, and always in production.
-  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  // NODE_ENV, PORT, DATABASE_URL, DATA_DIR, LOG_LEVEL, LOG_FORMAT: src/runtime-config.ts. 8080: each app
+  // keeps the port its deployments already use (infra/k8s, the Dockerfile).
+  ...runtimeEnvironmentShape(8080),
   JWKS_URL: z.url().optional(),
   JWT_PUBLIC_KEY: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -49,42 +41,20 @@ const environmentSchema = z.object({
 /** Each variable of the schema and its own schema (the README's table is tested against them). */
 export const CONFIG_VARIABLES = environmentSchema.shape;
 
-export interface Config {
-  environment: 'development' | 'test' | 'production';
-  port: number;
-  database: DatabaseLocation;
-  logLevel: (typeof logLevels)[number];
-  logFormat: LogFormat;
+export interface Config extends RuntimeSettings {
   auth: AuthConfig;
   /** The bound of concurrent unpaged lists (for the app's ConcurrencyGate). */
   unpagedLists: ConcurrencyLimits;
-  /** Server timeouts, shutdown periods, database bounds, metrics token. */
-  operations: OperationsSettings;
   /** Set when no key was configured outside production: the generated secret, to print a development token. */
   developmentSecret?: string;
 }
-
-export class ConfigError extends Error {}
 
 /** `terminal`: whether stdout is a terminal, which makes `pretty` the default log format. */
 export function loadConfig(
   environment: NodeJS.ProcessEnv = process.env,
   terminal = process.stdout.isTTY === true,
 ): Config {
-  const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) {
-    // Name the variable and the rule, never the value: it may be a secret.
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const env = parsed.data;
-  const contradictions = operationsProblems(env);
-  if (env.NODE_ENV === 'production' && env.LOG_FORMAT === 'pretty') {
-    contradictions.push('LOG_FORMAT: pretty is for a terminal; production logs are JSON');
-  }
-  if (contradictions.length > 0) {
-    throw new ConfigError(`invalid configuration: ${contradictions.join('; ')}`);
-  }
+  const env = parseEnvironment(environmentSchema, environment);
   const configuredKeys: VerificationKey[] = [
     ...(env.JWKS_URL ? [{ kind: 'jwks' as const, url: env.JWKS_URL }] : []),
     // Environments often carry PEM newlines escaped as \n.
@@ -108,6 +78,7 @@ export function loadConfig(
   const developmentSecret = configuredKeys.length === 0 ? randomBytes(32).toString('base64url') : undefined;
   const key = configuredKeys[0] ?? { kind: 'secret' as const, secret: developmentSecret ?? '' };
   return {
+    ...toRuntimeSettings(env, terminal),
     auth: {
       key,
       issuer: env.JWT_ISSUER,
@@ -116,14 +87,6 @@ export function loadConfig(
       adminGroup: env.ADMIN_GROUP,
     },
     developmentSecret,
-    environment: env.NODE_ENV,
-    port: env.PORT,
-    database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
-      : { kind: 'pglite', dataDir: path.resolve(env.DATA_DIR) },
-    logLevel: env.LOG_LEVEL,
-    logFormat: env.NODE_ENV === 'production' ? 'json' : (env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json')),
     unpagedLists: { concurrency: env.UNPAGED_LIST_CONCURRENCY, queueMs: env.UNPAGED_LIST_QUEUE_MS },
-    operations: toOperationsSettings(env),
   };
 }

@@ -20,7 +20,7 @@ function correlationFields(): Record<string, string> {
   return fields;
 }
 
-/** One line per request for a person at a terminal: `GET /projects/… 200 12ms`. */
+/** One line per request for a person at a terminal: `GET /items/… 200 12ms`. */
 function prettyStream(): DestinationStream {
   return pretty({
     colorize: true,

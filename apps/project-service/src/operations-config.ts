@@ -28,7 +28,7 @@ export const operationsEnvironmentShape = {
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
-type OperationsEnvironment = z.infer<z.ZodObject<typeof operationsEnvironmentShape>>;
+export type OperationsEnvironment = z.infer<z.ZodObject<typeof operationsEnvironmentShape>>;
 
 export interface ServerTimeouts {
   requestTimeoutMs: number;

@@ -3,6 +3,7 @@
 // configure the rest (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, …).
 import { redactedUrl } from './log-secrets';
 import { SERVICE_NAME } from './service-name';
+import { UNTRACED_PATHS } from './untraced-paths';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 function startTracing(): NodeSDK | undefined {
@@ -25,10 +26,9 @@ function startTracing(): NodeSDK | undefined {
     serviceName: process.env['OTEL_SERVICE_NAME'] ?? SERVICE_NAME,
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
-      // The probes and /metrics are polled every few seconds: no traces for them.
+      // Each app names the paths it is polled on (src/untraced-paths.ts): no traces for them.
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) =>
-          ['/livez', '/readyz', '/metrics', '/api/healthz'].includes(req.url ?? ''),
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.includes(req.url ?? ''),
         // The span's url.query, redacted by the logs' own rule (applied over the instrumentation's).
         startIncomingSpanHook: (req) => {
           const url = 'url' in req ? (req.url ?? '') : '';

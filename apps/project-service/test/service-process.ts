@@ -20,6 +20,7 @@ export async function serviceHome(): Promise<{
   remove(): Promise<void>;
 }> {
   let database: TestDatabase | undefined;
+  // Only PGlite writes to DATA_DIR: on PostgreSQL this app keeps nothing on disk.
   let dataDir: string | undefined;
   if (process.env.DATABASE_URL) {
     database = await createTestDatabase();
@@ -32,6 +33,7 @@ export async function serviceHome(): Promise<{
   return {
     start: (env = {}) =>
       startServiceProcess(appDir, {
+        // This app's own credentials: tokens signed with the tests' secret, its admin principal.
         JWT_SECRET: TEST_JWT_SECRET,
         ADMIN_PRINCIPALS: ADMIN_PRINCIPAL,
         ...location,

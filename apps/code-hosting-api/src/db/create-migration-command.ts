@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/create-migration-command.ts by `npm run sync:copies`: edit that file, not this copy.
 import { createMigration } from './create-migration';
 
 // Usage, at the repository root: npm run db:migration:create -- <app> <name>

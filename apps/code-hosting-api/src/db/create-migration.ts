@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/create-migration.ts by `npm run sync:copies`: edit that file, not this copy.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';

@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/database.ts by `npm run sync:copies`: edit that file, not this copy.
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';

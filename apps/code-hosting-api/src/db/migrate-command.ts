@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/migrate-command.ts by `npm run sync:copies`: edit that file, not this copy.
 import { loadConfig } from '../config';
 import { openDatabaseAt } from './database';
 import { migrationRunner } from './migration-runner';

@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/migrate.ts by `npm run sync:copies`: edit that file, not this copy.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/db/schema-engine.ts by `npm run sync:copies`: edit that file, not this copy.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {

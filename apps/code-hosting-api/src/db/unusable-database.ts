@@ -1,7 +1,9 @@
+// Generated from apps/project-service/src/db/unusable-database.ts by `npm run sync:copies`: edit that file, not this copy.
 /**
  * The tables each service's migrations create. Each service has its own database: one that holds
  * another service's tables is refused at start-up (test/unusable-database.test.ts checks that a
- * service's own entry is what its migrations create).
+ * service's own entry is what its migrations create). Every service's tables on purpose, in this
+ * copied file: a service tells another's database by them, and one list cannot drift.
  */
 export const SERVICE_TABLES = {
   'project-service': ['projects', 'project_members'],

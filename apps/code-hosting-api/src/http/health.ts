@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/http/health.ts by `npm run sync:copies`: edit that file, not this copy.
 import { Router } from 'express';
 
 let stopping = false;

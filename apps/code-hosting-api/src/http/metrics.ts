@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/http/metrics.ts by `npm run sync:copies`: edit that file, not this copy.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
@@ -87,7 +88,7 @@ export function recordQuery(sql: string, durationMs: number): void {
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
- * The route template of the request (`/projects/:uid`, `/api/v1/orgs/:org`), never the raw path.
+ * The route template of the request (`/items/:id`), never the raw path.
  * Express sets `req.route` when a route matches, while `req.baseUrl` is still the mount path of
  * its router; an error handled further out sees `baseUrl` reset, so the template is taken then.
  */

@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/http/request-id.ts by `npm run sync:copies`: edit that file, not this copy.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

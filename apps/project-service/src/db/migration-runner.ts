@@ -1,4 +1,5 @@
 import { createMigrationRunner } from './migrate';
+import { SERVICE_NAME } from '../service-name';
 
 /** This service's migrations, serialized across its replicas by its own advisory lock. */
-export const migrationRunner = createMigrationRunner('project-service:migrations');
+export const migrationRunner = createMigrationRunner(`${SERVICE_NAME}:migrations`);

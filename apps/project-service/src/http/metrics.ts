@@ -87,7 +87,7 @@ export function recordQuery(sql: string, durationMs: number): void {
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
- * The route template of the request (`/projects/:uid`, `/api/v1/orgs/:org`), never the raw path.
+ * The route template of the request (`/items/:id`), never the raw path.
  * Express sets `req.route` when a route matches, while `req.baseUrl` is still the mount path of
  * its router; an error handled further out sees `baseUrl` reset, so the template is taken then.
  */

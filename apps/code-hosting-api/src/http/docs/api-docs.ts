@@ -1,3 +1,4 @@
+// Generated from apps/project-service/src/http/docs/api-docs.ts by `npm run sync:copies`: edit that file, not this copy.
 import path from 'node:path';
 import { Router, type Response } from 'express';
 
