@@ -267,6 +267,7 @@ export const AvatarParams = z.object({ id: AccountIdParam });
 // ---- responses --------------------------------------------------------------------------
 
 export const APIError = z.object({ message: z.string(), url: z.string() }).openapi('APIError');
+export type APIError = z.infer<typeof APIError>;
 
 /** Gitea's ServerVersion: the release number, e.g. `1.23.8`. */
 export const ServerVersion = z.object({ version: z.string() }).openapi('ServerVersion');
@@ -298,6 +299,7 @@ export const User = z
     username: z.string(),
   })
   .openapi('User');
+export type User = z.infer<typeof User>;
 
 export const Organization = z
   .object({
@@ -314,6 +316,7 @@ export const Organization = z
     username: z.string(),
   })
   .openapi('Organization');
+export type Organization = z.infer<typeof Organization>;
 
 export const OrganizationPermissions = z
   .object({
@@ -324,6 +327,7 @@ export const OrganizationPermissions = z
     can_create_repository: z.boolean(),
   })
   .openapi('OrganizationPermissions');
+export type OrganizationPermissions = z.infer<typeof OrganizationPermissions>;
 
 export const Team = z
   .object({
@@ -338,6 +342,7 @@ export const Team = z
     can_create_org_repo: z.boolean(),
   })
   .openapi('Team');
+export type Team = z.infer<typeof Team>;
 
 export const AccessToken = z
   .object({
@@ -350,6 +355,7 @@ export const AccessToken = z
     last_used_at: DateTime,
   })
   .openapi('AccessToken');
+export type AccessToken = z.infer<typeof AccessToken>;
 
 export const Permission = z
   .object({ admin: z.boolean(), push: z.boolean(), pull: z.boolean() })
@@ -435,6 +441,7 @@ export const Repository = z
     licenses: z.array(z.string()),
   })
   .openapi('Repository');
+export type Repository = z.infer<typeof Repository>;
 
 export const Attachment = z
   .object({
@@ -447,6 +454,7 @@ export const Attachment = z
     browser_download_url: z.string(),
   })
   .openapi('Attachment');
+export type Attachment = z.infer<typeof Attachment>;
 
 const PullRequestMeta = z
   // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
@@ -486,6 +494,7 @@ export const Issue = z
     pin_order: Int64,
   })
   .openapi('Issue');
+export type Issue = z.infer<typeof Issue>;
 
 const PRBranchInfo = z
   .object({ label: z.string(), ref: z.string(), sha: z.string(), repo_id: Int64, repo: Repository })
@@ -525,6 +534,7 @@ export const PullRequest = z
     pin_order: Int64,
   })
   .openapi('PullRequest');
+export type PullRequest = z.infer<typeof PullRequest>;
 
 export const Activity = z
   .object({
@@ -543,15 +553,4 @@ export const Activity = z
     created: DateTime,
   })
   .openapi('Activity');
-
-export type APIError = z.infer<typeof APIError>;
-export type User = z.infer<typeof User>;
-export type Organization = z.infer<typeof Organization>;
-export type Repository = z.infer<typeof Repository>;
-export type Issue = z.infer<typeof Issue>;
-export type Attachment = z.infer<typeof Attachment>;
-export type PullRequest = z.infer<typeof PullRequest>;
 export type Activity = z.infer<typeof Activity>;
-export type Team = z.infer<typeof Team>;
-export type AccessToken = z.infer<typeof AccessToken>;
-export type OrganizationPermissions = z.infer<typeof OrganizationPermissions>;
