@@ -22,7 +22,7 @@ import { jsonBody } from './json-body';
 import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
-import type { ApiErrorWire } from './schemas';
+import type { APIError } from './schemas';
 import { createWire } from './wire';
 
 export interface AppDependencies {
@@ -125,7 +125,7 @@ export function buildApp({
   app.use(
     createErrorHandler({
       // Gitea's error body, for every status, built here only; request validation fails with 422 as in Gitea.
-      formatBody: (error): ApiErrorWire => ({ message: error.message, url: `${rootUrl}api/swagger` }),
+      formatBody: (error): APIError => ({ message: error.message, url: `${rootUrl}api/swagger` }),
       validationStatus: 422,
     }),
   );

@@ -10,7 +10,7 @@ import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
 import { authenticationOf } from './authentication';
 import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
-import { apiError } from './schemas';
+import { APIError } from './schemas';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -289,7 +289,7 @@ export class RouteTable {
             status,
             {
               description: errorDescriptions[status] ?? 'error',
-              content: { 'application/json': { schema: apiError } },
+              content: { 'application/json': { schema: APIError } },
             },
           ]),
         ),

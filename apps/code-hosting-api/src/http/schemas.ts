@@ -8,16 +8,16 @@ import { requestedNumber } from '../domain/requested-number';
 
 extendZodWithOpenApi(z);
 
-const visibility = z.enum(['public', 'limited', 'private']);
-const dateTime = z.string().openapi({ format: 'date-time' });
-const int64 = z.number().int().openapi({ format: 'int64' });
+const Visibility = z.enum(['public', 'limited', 'private']);
+const DateTime = z.string().openapi({ format: 'date-time' });
+const Int64 = z.number().int().openapi({ format: 'int64' });
 /** A Gitea object this service has no data for: always null here (OpenAPI 3.0 needs a type beside nullable). */
 const absentObject = () => z.object({}).nullable();
 /** A Gitea list this service has no data for (labels): always empty. */
 const emptyList = () => z.array(z.unknown().openapi({ type: 'object' }));
 
 /** Gitea's binding ValidUrl: empty, or an http(s) URL. */
-const website = z
+const Website = z
   .string()
   .max(255)
   .refine(
@@ -47,21 +47,21 @@ function optionalField<T extends z.ZodType>(schema: T, options: { emptyIsAbsent?
   return schema instanceof z.ZodString ? field.openapi({ minLength: 0 }) : field;
 }
 
-export const createOrgOption = z
+export const CreateOrgOption = z
   .object({
     username: z.string().min(1),
     full_name: optionalField(z.string().max(100)),
     email: optionalField(z.string().max(255)),
     description: optionalField(z.string().max(255)),
-    website: optionalField(website),
+    website: optionalField(Website),
     location: optionalField(z.string().max(50)),
     // Gitea accepts "" for the default.
-    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    visibility: optionalField(Visibility, { emptyIsAbsent: true }),
     repo_admin_change_team_access: optionalField(z.boolean()),
   })
   .openapi('CreateOrgOption');
 
-export const editOrgOption = z
+export const EditOrgOption = z
   .object({
     // The Go SDK's EditOrgOption has no omitempty: every string the caller leaves unset goes out as
     // "". The seed's rule is that only the fields supplied change, so "" is "not given" here (the
@@ -69,22 +69,22 @@ export const editOrgOption = z
     full_name: optionalField(z.string().max(100), { emptyIsAbsent: true }),
     email: optionalField(z.string().max(255)),
     description: optionalField(z.string().max(255), { emptyIsAbsent: true }),
-    website: optionalField(website, { emptyIsAbsent: true }),
+    website: optionalField(Website, { emptyIsAbsent: true }),
     location: optionalField(z.string().max(50), { emptyIsAbsent: true }),
-    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    visibility: optionalField(Visibility, { emptyIsAbsent: true }),
     repo_admin_change_team_access: optionalField(z.boolean()),
   })
   .openapi('EditOrgOption');
 
-export const renameOrgOption = z.object({ new_name: z.string().min(1) }).openapi('RenameOrgOption');
+export const RenameOrgOption = z.object({ new_name: z.string().min(1) }).openapi('RenameOrgOption');
 
-export const createUserOption = z
+export const CreateUserOption = z
   .object({
     username: z.string().min(1),
     email: z.string().min(1).max(255),
     password: z.string().min(1).max(255),
     full_name: optionalField(z.string().max(100)),
-    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    visibility: optionalField(Visibility, { emptyIsAbsent: true }),
     login_name: optionalField(z.string()),
     source_id: optionalField(z.number().int()),
     must_change_password: optionalField(z.boolean()),
@@ -93,7 +93,7 @@ export const createUserOption = z
   })
   .openapi('CreateUserOption');
 
-export const editUserOption = z
+export const EditUserOption = z
   .object({
     admin: optionalField(z.boolean()),
     allow_create_organization: optionalField(z.boolean()),
@@ -102,22 +102,22 @@ export const editUserOption = z
     password: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
     email: optionalField(z.string().max(255)),
     full_name: optionalField(z.string().max(100)),
-    visibility: optionalField(visibility, { emptyIsAbsent: true }),
+    visibility: optionalField(Visibility, { emptyIsAbsent: true }),
     description: optionalField(z.string().max(255)),
-    website: optionalField(website),
+    website: optionalField(Website),
     location: optionalField(z.string().max(50)),
     login_name: optionalField(z.string()),
     source_id: optionalField(z.number().int()),
   })
   .openapi('EditUserOption');
 
-export const createAccessTokenOption = z
+export const CreateAccessTokenOption = z
   .object({ name: z.string().min(1).max(255), scopes: optionalField(z.array(z.string())) })
   .openapi('CreateAccessTokenOption');
 
-const teamPermission = z.enum(['read', 'write', 'admin', 'owner']);
+const TeamPermission = z.enum(['read', 'write', 'admin', 'owner']);
 
-export const createTeamOption = z
+export const CreateTeamOption = z
   .object({
     name: z
       .string()
@@ -125,7 +125,7 @@ export const createTeamOption = z
       .max(255)
       .regex(/^[-.\w]+$/, 'must be valid alpha or numeric or dash(-_) or dot characters'),
     description: optionalField(z.string().max(255)),
-    permission: optionalField(teamPermission, { emptyIsAbsent: true }),
+    permission: optionalField(TeamPermission, { emptyIsAbsent: true }),
     can_create_org_repo: optionalField(z.boolean()),
     includes_all_repositories: optionalField(z.boolean()),
     units: optionalField(z.array(z.string())),
@@ -133,7 +133,7 @@ export const createTeamOption = z
   })
   .openapi('CreateTeamOption');
 
-export const createRepoOption = z
+export const CreateRepoOption = z
   .object({
     name: z.string().min(1).max(100),
     description: optionalField(z.string().max(2048)),
@@ -144,21 +144,21 @@ export const createRepoOption = z
   })
   .openapi('CreateRepoOption');
 
-export const editRepoOption = z
+export const EditRepoOption = z
   .object({
     name: optionalField(z.string().min(1).max(100)),
     description: optionalField(z.string().max(2048)),
-    website: optionalField(website),
+    website: optionalField(Website),
     private: optionalField(z.boolean()),
     archived: optionalField(z.boolean()),
   })
   .openapi('EditRepoOption');
 
-export const addCollaboratorOption = z
+export const AddCollaboratorOption = z
   .object({ permission: optionalField(z.enum(['read', 'write', 'admin']), { emptyIsAbsent: true }) })
   .openapi('AddCollaboratorOption');
 
-export const createIssueOption = z
+export const CreateIssueOption = z
   .object({
     title: z.string().min(1).max(255),
     body: optionalField(z.string()),
@@ -166,7 +166,7 @@ export const createIssueOption = z
   })
   .openapi('CreateIssueOption');
 
-export const editIssueOption = z
+export const EditIssueOption = z
   .object({
     // An edit's `title` and `body` sent as "" are not given (the spec's "Clients unchanged").
     title: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
@@ -175,7 +175,7 @@ export const editIssueOption = z
   })
   .openapi('EditIssueOption');
 
-export const createPullRequestOption = z
+export const CreatePullRequestOption = z
   .object({
     title: z.string().min(1).max(255),
     body: optionalField(z.string()),
@@ -195,7 +195,7 @@ function firstValue<T extends z.ZodType>(schema: T) {
   }, schema.optional());
 }
 
-export const listQuery = z.object({
+export const ListQuery = z.object({
   page: firstValue(z.string()).openapi({
     description: 'page number of results to return (1-based)',
     type: 'integer',
@@ -203,7 +203,7 @@ export const listQuery = z.object({
   limit: firstValue(z.string()).openapi({ description: 'page size of results', type: 'integer' }),
 });
 
-export const feedQuery = listQuery.extend({
+export const FeedQuery = ListQuery.extend({
   date: firstValue(z.string()).openapi({
     type: 'string',
     format: 'date',
@@ -211,7 +211,7 @@ export const feedQuery = listQuery.extend({
   }),
 });
 
-export const issueListQuery = listQuery.extend({
+export const IssueListQuery = ListQuery.extend({
   state: firstValue(z.enum(['open', 'closed', 'all'])).openapi({
     type: 'string',
     enum: ['open', 'closed', 'all'],
@@ -219,22 +219,22 @@ export const issueListQuery = listQuery.extend({
   type: firstValue(z.enum(['issues', 'pulls'])).openapi({ type: 'string', enum: ['issues', 'pulls'] }),
 });
 
-export const editAttachmentOptions = z
+export const EditAttachmentOptions = z
   .object({ name: optionalField(z.string(), { emptyIsAbsent: true }) })
   .openapi('EditAttachmentOptions');
 
 /** The upload's query: `name`, the display name instead of the uploaded file's own. */
-export const attachmentUploadQuery = z.object({
+export const AttachmentUploadQuery = z.object({
   name: firstValue(z.string()).openapi({ type: 'string', description: 'name of the attachment' }),
 });
 
 /** An avatar's query: `size`, its width and height in pixels (Gitea's parameter). */
-export const avatarQuery = z.object({
+export const AvatarQuery = z.object({
   size: firstValue(z.string()).openapi({ type: 'integer', description: 'width and height in pixels' }),
 });
 
 /** The upload's multipart/form-data body (streamed by the handler, documented here). */
-export const attachmentUploadForm = z.object({
+export const AttachmentUploadForm = z.object({
   attachment: z.string().openapi({ type: 'string', format: 'binary', description: 'attachment to upload' }),
 });
 
@@ -250,41 +250,42 @@ function numberParam(description: string) {
   return z.string().transform(requestedNumber).openapi({ type: 'integer', format: 'int64', description });
 }
 
-export const indexParam = numberParam('index of the issue');
-export const attachmentIdParam = numberParam('id of the attachment');
-export const teamIdParam = numberParam('id of the team');
-export const accountIdParam = numberParam('id of the user or organization');
+export const IndexParam = numberParam('index of the issue');
+export const AttachmentIdParam = numberParam('id of the attachment');
+export const TeamIdParam = numberParam('id of the team');
+export const AccountIdParam = numberParam('id of the user or organization');
 
 /** `/repos/{owner}/{repo}/issues/{index}…` */
-export const issueParams = z.object({ index: indexParam });
+export const IssueParams = z.object({ index: IndexParam });
 /** `/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}` */
-export const attachmentParams = issueParams.extend({ attachment_id: attachmentIdParam });
+export const AttachmentParams = IssueParams.extend({ attachment_id: AttachmentIdParam });
 /** `/teams/{id}/…` */
-export const teamParams = z.object({ id: teamIdParam });
+export const TeamParams = z.object({ id: TeamIdParam });
 /** `/avatars/{id}` */
-export const avatarParams = z.object({ id: accountIdParam });
+export const AvatarParams = z.object({ id: AccountIdParam });
 
 // ---- responses --------------------------------------------------------------------------
 
-export const apiError = z.object({ message: z.string(), url: z.string() }).openapi('APIError');
+export const APIError = z.object({ message: z.string(), url: z.string() }).openapi('APIError');
+export type APIError = z.infer<typeof APIError>;
 
 /** Gitea's ServerVersion: the release number, e.g. `1.23.8`. */
-export const serverVersion = z.object({ version: z.string() }).openapi('ServerVersion');
+export const ServerVersion = z.object({ version: z.string() }).openapi('ServerVersion');
 
-export const user = z
+export const User = z
   .object({
-    id: int64,
+    id: Int64,
     login: z.string(),
     login_name: z.string(),
-    source_id: int64,
+    source_id: Int64,
     full_name: z.string(),
     email: z.string().openapi({ format: 'email' }),
     avatar_url: z.string(),
     html_url: z.string(),
     language: z.string(),
     is_admin: z.boolean(),
-    last_login: dateTime,
-    created: dateTime,
+    last_login: DateTime,
+    created: DateTime,
     restricted: z.boolean(),
     active: z.boolean(),
     prohibit_login: z.boolean(),
@@ -292,16 +293,17 @@ export const user = z
     website: z.string(),
     description: z.string(),
     visibility: z.string(),
-    followers_count: int64,
-    following_count: int64,
-    starred_repos_count: int64,
+    followers_count: Int64,
+    following_count: Int64,
+    starred_repos_count: Int64,
     username: z.string(),
   })
   .openapi('User');
+export type User = z.infer<typeof User>;
 
-export const organization = z
+export const Organization = z
   .object({
-    id: int64,
+    id: Int64,
     name: z.string(),
     full_name: z.string(),
     email: z.string(),
@@ -314,8 +316,9 @@ export const organization = z
     username: z.string(),
   })
   .openapi('Organization');
+export type Organization = z.infer<typeof Organization>;
 
-export const organizationPermissions = z
+export const OrganizationPermissions = z
   .object({
     can_read: z.boolean(),
     can_write: z.boolean(),
@@ -324,13 +327,14 @@ export const organizationPermissions = z
     can_create_repository: z.boolean(),
   })
   .openapi('OrganizationPermissions');
+export type OrganizationPermissions = z.infer<typeof OrganizationPermissions>;
 
-export const team = z
+export const Team = z
   .object({
-    id: int64,
+    id: Int64,
     name: z.string(),
     description: z.string(),
-    organization: organization,
+    organization: Organization,
     includes_all_repositories: z.boolean(),
     permission: z.enum(['none', 'read', 'write', 'admin', 'owner']),
     units: z.array(z.string()),
@@ -338,24 +342,26 @@ export const team = z
     can_create_org_repo: z.boolean(),
   })
   .openapi('Team');
+export type Team = z.infer<typeof Team>;
 
-export const accessToken = z
+export const AccessToken = z
   .object({
-    id: int64,
+    id: Int64,
     name: z.string(),
     sha1: z.string(),
     token_last_eight: z.string(),
     scopes: z.array(z.string()),
-    created_at: dateTime,
-    last_used_at: dateTime,
+    created_at: DateTime,
+    last_used_at: DateTime,
   })
   .openapi('AccessToken');
+export type AccessToken = z.infer<typeof AccessToken>;
 
-export const permission = z
+export const Permission = z
   .object({ admin: z.boolean(), push: z.boolean(), pull: z.boolean() })
   .openapi('Permission');
 
-export const internalTracker = z
+export const InternalTracker = z
   .object({
     enable_time_tracker: z.boolean(),
     allow_only_contributors_to_track_time: z.boolean(),
@@ -363,10 +369,10 @@ export const internalTracker = z
   })
   .openapi('InternalTracker');
 
-export const repository = z
+export const Repository = z
   .object({
-    id: int64,
-    owner: user,
+    id: Int64,
+    owner: User,
     name: z.string(),
     full_name: z.string(),
     description: z.string(),
@@ -376,7 +382,7 @@ export const repository = z
     template: z.boolean(),
     parent: absentObject(),
     mirror: z.boolean(),
-    size: int64,
+    size: Int64,
     language: z.string(),
     languages_url: z.string(),
     html_url: z.string(),
@@ -386,20 +392,20 @@ export const repository = z
     clone_url: z.string(),
     original_url: z.string(),
     website: z.string(),
-    stars_count: int64,
-    forks_count: int64,
-    watchers_count: int64,
-    open_issues_count: int64,
-    open_pr_counter: int64,
-    release_counter: int64,
+    stars_count: Int64,
+    forks_count: Int64,
+    watchers_count: Int64,
+    open_issues_count: Int64,
+    open_pr_counter: Int64,
+    release_counter: Int64,
     default_branch: z.string(),
     archived: z.boolean(),
-    created_at: dateTime,
-    updated_at: dateTime,
-    archived_at: dateTime,
-    permissions: permission,
+    created_at: DateTime,
+    updated_at: DateTime,
+    archived_at: DateTime,
+    permissions: Permission,
     has_issues: z.boolean(),
-    internal_tracker: internalTracker,
+    internal_tracker: InternalTracker,
     external_tracker: absentObject(),
     has_wiki: z.boolean(),
     external_wiki: absentObject(),
@@ -429,74 +435,77 @@ export const repository = z
     internal: z.boolean(),
     mirror_interval: z.string(),
     object_format_name: z.string(),
-    mirror_updated: dateTime,
+    mirror_updated: DateTime,
     repo_transfer: absentObject(),
     topics: z.array(z.string()),
     licenses: z.array(z.string()),
   })
   .openapi('Repository');
+export type Repository = z.infer<typeof Repository>;
 
-export const attachment = z
+export const Attachment = z
   .object({
-    id: int64,
+    id: Int64,
     name: z.string(),
-    size: int64,
-    download_count: int64,
-    created_at: dateTime,
+    size: Int64,
+    download_count: Int64,
+    created_at: DateTime,
     uuid: z.string(),
     browser_download_url: z.string(),
   })
   .openapi('Attachment');
+export type Attachment = z.infer<typeof Attachment>;
 
-const pullRequestMeta = z
+const PullRequestMeta = z
   // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
-  .object({ merged: z.boolean(), merged_at: dateTime.nullable(), draft: z.boolean(), html_url: z.string() });
+  .object({ merged: z.boolean(), merged_at: DateTime.nullable(), draft: z.boolean(), html_url: z.string() });
 
-const repositoryMeta = z
-  .object({ id: int64, name: z.string(), owner: z.string(), full_name: z.string() })
+const RepositoryMeta = z
+  .object({ id: Int64, name: z.string(), owner: z.string(), full_name: z.string() })
   .openapi('RepositoryMeta');
 
-export const issue = z
+export const Issue = z
   .object({
-    id: int64,
+    id: Int64,
     url: z.string(),
     html_url: z.string(),
-    number: int64,
-    user: user,
+    number: Int64,
+    user: User,
     original_author: z.string(),
-    original_author_id: int64,
+    original_author_id: Int64,
     title: z.string(),
     body: z.string(),
     ref: z.string(),
-    assets: z.array(attachment),
+    assets: z.array(Attachment),
     labels: emptyList(),
     milestone: absentObject(),
     assignee: absentObject(),
     assignees: absentObject(),
     state: z.enum(['open', 'closed']),
     is_locked: z.boolean(),
-    comments: int64,
-    created_at: dateTime,
-    updated_at: dateTime,
-    closed_at: dateTime.nullable(),
+    comments: Int64,
+    created_at: DateTime,
+    updated_at: DateTime,
+    closed_at: DateTime.nullable(),
     due_date: absentObject(),
-    time_estimate: int64,
-    pull_request: pullRequestMeta.nullable(),
-    repository: repositoryMeta,
-    pin_order: int64,
+    time_estimate: Int64,
+    pull_request: PullRequestMeta.nullable(),
+    repository: RepositoryMeta,
+    pin_order: Int64,
   })
   .openapi('Issue');
+export type Issue = z.infer<typeof Issue>;
 
-const branchInfo = z
-  .object({ label: z.string(), ref: z.string(), sha: z.string(), repo_id: int64, repo: repository })
+const PRBranchInfo = z
+  .object({ label: z.string(), ref: z.string(), sha: z.string(), repo_id: Int64, repo: Repository })
   .openapi('PRBranchInfo');
 
-export const pullRequest = z
+export const PullRequest = z
   .object({
-    id: int64,
+    id: Int64,
     url: z.string(),
-    number: int64,
-    user: user,
+    number: Int64,
+    user: User,
     title: z.string(),
     body: z.string(),
     labels: emptyList(),
@@ -505,7 +514,7 @@ export const pullRequest = z
     assignees: absentObject(),
     state: z.enum(['open', 'closed']),
     is_locked: z.boolean(),
-    comments: int64,
+    comments: Int64,
     html_url: z.string(),
     diff_url: z.string(),
     patch_url: z.string(),
@@ -515,43 +524,33 @@ export const pullRequest = z
     merge_commit_sha: absentObject(),
     merged_by: absentObject(),
     draft: z.boolean(),
-    base: branchInfo,
-    head: branchInfo,
+    base: PRBranchInfo,
+    head: PRBranchInfo,
     merge_base: z.string(),
     due_date: absentObject(),
-    created_at: dateTime,
-    updated_at: dateTime,
-    closed_at: dateTime.nullable(),
-    pin_order: int64,
+    created_at: DateTime,
+    updated_at: DateTime,
+    closed_at: DateTime.nullable(),
+    pin_order: Int64,
   })
   .openapi('PullRequest');
+export type PullRequest = z.infer<typeof PullRequest>;
 
-export const activity = z
+export const Activity = z
   .object({
-    id: int64,
-    user_id: int64,
+    id: Int64,
+    user_id: Int64,
     op_type: z.enum(actionTypes),
-    act_user_id: int64,
-    act_user: user,
-    repo_id: int64,
-    repo: repository,
-    comment_id: int64,
+    act_user_id: Int64,
+    act_user: User,
+    repo_id: Int64,
+    repo: Repository,
+    comment_id: Int64,
     comment: absentObject(),
     ref_name: z.string(),
     is_private: z.boolean(),
     content: z.string(),
-    created: dateTime,
+    created: DateTime,
   })
   .openapi('Activity');
-
-export type ApiErrorWire = z.infer<typeof apiError>;
-export type UserWire = z.infer<typeof user>;
-export type OrganizationWire = z.infer<typeof organization>;
-export type RepositoryWire = z.infer<typeof repository>;
-export type IssueWire = z.infer<typeof issue>;
-export type AttachmentWire = z.infer<typeof attachment>;
-export type PullRequestWire = z.infer<typeof pullRequest>;
-export type ActivityWire = z.infer<typeof activity>;
-export type TeamWire = z.infer<typeof team>;
-export type AccessTokenWire = z.infer<typeof accessToken>;
-export type OrganizationPermissionsWire = z.infer<typeof organizationPermissions>;
+export type Activity = z.infer<typeof Activity>;

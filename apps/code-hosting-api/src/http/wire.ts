@@ -1,6 +1,7 @@
 import { atLeast } from '../domain/access';
 import type { Caller } from '../domain/caller';
-import type { OrganizationPermissions } from '../domain/organizations';
+// The domain's permissions under an alias: the wire shape of the same name is imported below.
+import type { OrganizationPermissions as DomainOrganizationPermissions } from '../domain/organizations';
 import type {
   AccessLevel,
   AccountRecord,
@@ -12,16 +13,16 @@ import type {
   TokenRecord,
 } from '../domain/records';
 import type {
-  AccessTokenWire,
-  ActivityWire,
-  AttachmentWire,
-  IssueWire,
-  OrganizationPermissionsWire,
-  OrganizationWire,
-  PullRequestWire,
-  RepositoryWire,
-  TeamWire,
-  UserWire,
+  AccessToken,
+  Activity,
+  Attachment,
+  Issue,
+  Organization,
+  OrganizationPermissions,
+  PullRequest,
+  Repository,
+  Team,
+  User,
 } from './schemas';
 
 // services/convert: storage records → Gitea's wire structs. Every field is always present.
@@ -37,7 +38,7 @@ export function createWire(rootUrl: string) {
   const host = new URL(rootUrl).hostname;
   const avatarUrl = (account: AccountRecord) => `${rootUrl}avatars/${account.id}`;
 
-  function toUser(account: AccountRecord, caller: Caller): UserWire {
+  function toUser(account: AccountRecord, caller: Caller): User {
     const privileged = caller.user !== undefined && (caller.user.isAdmin || caller.user.id === account.id);
     return {
       id: account.id,
@@ -67,7 +68,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toOrganization(org: AccountRecord, caller: Caller): OrganizationWire {
+  function toOrganization(org: AccountRecord, caller: Caller): Organization {
     return {
       id: org.id,
       name: org.name,
@@ -84,7 +85,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toPermissions(permissions: OrganizationPermissions): OrganizationPermissionsWire {
+  function toPermissions(permissions: DomainOrganizationPermissions): OrganizationPermissions {
     return {
       can_read: permissions.canRead,
       can_write: permissions.canWrite,
@@ -94,7 +95,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toTeam(team: TeamRecord, org: AccountRecord, caller: Caller): TeamWire {
+  function toTeam(team: TeamRecord, org: AccountRecord, caller: Caller): Team {
     const unitLevel = team.permission === 'owner' ? 'owner' : team.permission;
     const units = [
       'repo.code',
@@ -123,7 +124,7 @@ export function createWire(rootUrl: string) {
     return `${repository.owner.name}/${repository.name}`;
   }
 
-  function toRepository(repository: RepositoryRecord, level: AccessLevel, caller: Caller): RepositoryWire {
+  function toRepository(repository: RepositoryRecord, level: AccessLevel, caller: Caller): Repository {
     const path = repositoryPath(repository);
     const apiUrl = `${rootUrl}api/v1/repos/${path}`;
     return {
@@ -206,7 +207,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toAttachment(attachment: AttachmentRecord): AttachmentWire {
+  function toAttachment(attachment: AttachmentRecord): Attachment {
     return {
       id: attachment.id,
       name: attachment.name,
@@ -218,7 +219,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toIssue(issue: IssueRecord, repository: RepositoryRecord, caller: Caller): IssueWire {
+  function toIssue(issue: IssueRecord, repository: RepositoryRecord, caller: Caller): Issue {
     const path = repositoryPath(repository);
     const htmlUrl = `${rootUrl}${path}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
     return {
@@ -256,7 +257,7 @@ export function createWire(rootUrl: string) {
     repository: RepositoryRecord,
     level: AccessLevel,
     caller: Caller,
-  ): PullRequestWire {
+  ): PullRequest {
     const path = repositoryPath(repository);
     const htmlUrl = `${rootUrl}${path}/pulls/${issue.index}`;
     const repo = toRepository(repository, level, caller);
@@ -295,7 +296,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toActivity(action: ActionRecord, caller: Caller, level: AccessLevel): ActivityWire {
+  function toActivity(action: ActionRecord, caller: Caller, level: AccessLevel): Activity {
     return {
       id: action.id,
       user_id: action.repository.owner.id,
@@ -313,7 +314,7 @@ export function createWire(rootUrl: string) {
     };
   }
 
-  function toAccessToken(token: TokenRecord, secret: string): AccessTokenWire {
+  function toAccessToken(token: TokenRecord, secret: string): AccessToken {
     return {
       id: token.id,
       name: token.name,

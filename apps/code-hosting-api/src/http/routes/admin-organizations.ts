@@ -10,8 +10,8 @@ export function adminOrganizationRoutes(table: RouteTable, { organizations, wire
     path: '/admin/orgs',
     operationId: 'adminGetAllOrgs',
     summary: 'List all organizations',
-    query: s.listQuery,
-    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'OrganizationList', schema: s.Organization, list: true },
     errors: [401, 403],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.adminListAll(caller, paging);

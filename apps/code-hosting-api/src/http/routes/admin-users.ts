@@ -10,9 +10,9 @@ export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServic
     path: '/admin/users',
     operationId: 'adminCreateUser',
     summary: 'Create a user',
-    body: s.createUserOption,
+    body: s.CreateUserOption,
     auth: { authorize: ({ caller }) => accounts.requireSiteAdmin(caller) },
-    response: { status: 201, description: 'User', schema: s.user },
+    response: { status: 201, description: 'User', schema: s.User },
     errors: [400, 401, 403, 422],
     async handle({ res, caller, body }) {
       const account = await accounts.adminCreateUser(caller, {
@@ -31,9 +31,9 @@ export function adminUserRoutes(table: RouteTable, { accounts, wire }: ApiServic
     path: '/admin/users/{username}',
     operationId: 'adminEditUser',
     summary: 'Edit an existing user',
-    body: s.editUserOption,
+    body: s.EditUserOption,
     auth: { authorize: ({ caller }) => accounts.requireSiteAdmin(caller) },
-    response: { status: 200, description: 'User', schema: s.user },
+    response: { status: 200, description: 'User', schema: s.User },
     errors: [400, 401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       const account = await accounts.adminEditUser(caller, params.username, {

@@ -23,11 +23,11 @@ export function attachmentRoutes(
   routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
-    params: s.issueParams,
+    params: s.IssueParams,
     operationId: 'issueListIssueAttachments',
     summary: "List issue's attachments",
     // Gitea's list takes no page or limit: an issue's attachments come all at once.
-    response: { status: 200, description: 'AttachmentList', schema: s.attachment.array() },
+    response: { status: 200, description: 'AttachmentList', schema: s.Attachment.array() },
     errors: [404],
     async handle({ res, caller, params }) {
       const { attachments: found } = await attachments.list(caller, params.owner, params.repo, params.index);
@@ -38,12 +38,12 @@ export function attachmentRoutes(
   routes.add({
     method: 'post',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
-    params: s.issueParams,
+    params: s.IssueParams,
     operationId: 'issueCreateIssueAttachment',
     summary: 'Create an issue attachment',
-    query: s.attachmentUploadQuery,
-    formData: s.attachmentUploadForm,
-    response: { status: 201, description: 'Attachment', schema: s.attachment },
+    query: s.AttachmentUploadQuery,
+    formData: s.AttachmentUploadForm,
+    response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [400, 401, 403, 404, 413, 422, 423],
     async handle({ req, res, caller, query, params }) {
       // Every refusal that needs no byte of the file comes first.
@@ -69,10 +69,10 @@ export function attachmentRoutes(
   routes.add({
     method: 'get',
     path: attachmentPath,
-    params: s.attachmentParams,
+    params: s.AttachmentParams,
     operationId: 'issueGetIssueAttachment',
     summary: 'Get an issue attachment',
-    response: { status: 200, description: 'Attachment', schema: s.attachment },
+    response: { status: 200, description: 'Attachment', schema: s.Attachment },
     errors: [404],
     async handle({ res, caller, params }) {
       const attachment = await attachments.get(
@@ -89,15 +89,15 @@ export function attachmentRoutes(
   routes.add({
     method: 'patch',
     path: attachmentPath,
-    params: s.attachmentParams,
+    params: s.AttachmentParams,
     operationId: 'issueEditIssueAttachment',
     summary: 'Edit an issue attachment',
-    body: s.editAttachmentOptions,
+    body: s.EditAttachmentOptions,
     auth: {
       authorize: ({ caller, params }) =>
         attachments.writableIssue(caller, params.owner, params.repo, params.index),
     },
-    response: { status: 201, description: 'Attachment', schema: s.attachment },
+    response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const attachment = await attachments.rename(
@@ -116,7 +116,7 @@ export function attachmentRoutes(
   routes.add({
     method: 'delete',
     path: attachmentPath,
-    params: s.attachmentParams,
+    params: s.AttachmentParams,
     operationId: 'issueDeleteIssueAttachment',
     summary: 'Delete an issue attachment',
     response: { status: 204, description: 'empty' },

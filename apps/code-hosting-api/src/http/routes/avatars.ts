@@ -27,12 +27,12 @@ export function avatarRoutes(table: RouteTable): void {
   routes.add({
     method: 'get',
     path: '/avatars/{id}',
-    params: s.avatarParams,
+    params: s.AvatarParams,
     siteRoot: true,
     auth: { unscoped: true },
     operationId: 'getAvatar',
     summary: "A user's or organization's avatar (its avatar_url): a generated PNG",
-    query: s.avatarQuery,
+    query: s.AvatarQuery,
     response: { status: 200, description: 'the picture', mediaType: 'image/png' },
     errors: [404],
     async handle({ res, params: { id }, query }) {

@@ -10,8 +10,8 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueListIssues',
     summary: "List a repository's issues",
-    query: s.issueListQuery,
-    response: { status: 200, description: 'IssueList', schema: s.issue, list: true },
+    query: s.IssueListQuery,
+    response: { status: 200, description: 'IssueList', schema: s.Issue, list: true },
     errors: [404],
     async handle({ caller, query, params, paging, sendPage }) {
       const { page, repository } = await repositories.listIssues(
@@ -30,11 +30,11 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueCreateIssue',
     summary: 'Create an issue',
-    body: s.createIssueOption,
+    body: s.CreateIssueOption,
     auth: {
       authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
     },
-    response: { status: 201, description: 'Issue', schema: s.issue },
+    response: { status: 201, description: 'Issue', schema: s.Issue },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository } = await repositories.createIssue(caller, params.owner, params.repo, body);
@@ -45,10 +45,10 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
   routes.add({
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}',
-    params: s.issueParams,
+    params: s.IssueParams,
     operationId: 'issueGetIssue',
     summary: 'Get an issue',
-    response: { status: 200, description: 'Issue', schema: s.issue },
+    response: { status: 200, description: 'Issue', schema: s.Issue },
     errors: [404],
     async handle({ res, caller, params }) {
       const { issue, repository } = await repositories.getIssue(
@@ -64,15 +64,15 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
   routes.add({
     method: 'patch',
     path: '/repos/{owner}/{repo}/issues/{index}',
-    params: s.issueParams,
+    params: s.IssueParams,
     operationId: 'issueEditIssue',
     summary: 'Edit an issue',
-    body: s.editIssueOption,
+    body: s.EditIssueOption,
     auth: {
       authorize: ({ caller, params }) =>
         repositories.editableIssue(caller, params.owner, params.repo, params.index),
     },
-    response: { status: 201, description: 'Issue', schema: s.issue },
+    response: { status: 201, description: 'Issue', schema: s.Issue },
     errors: [401, 403, 404, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository } = await repositories.editIssue(
@@ -93,12 +93,12 @@ export function issueRoutes(table: RouteTable, { repositories, wire }: ApiServic
     operationId: 'repoCreatePullRequest',
     summary: 'Create a pull request',
     tag: 'repository',
-    body: s.createPullRequestOption,
+    body: s.CreatePullRequestOption,
     auth: {
       scope: 'repository',
       authorize: ({ caller, params }) => repositories.readableBySignedIn(caller, params.owner, params.repo),
     },
-    response: { status: 201, description: 'PullRequest', schema: s.pullRequest },
+    response: { status: 201, description: 'PullRequest', schema: s.PullRequest },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { issue, repository, level } = await repositories.createPullRequest(

@@ -8,7 +8,7 @@ import * as s from '../schemas';
  * An organization's settings as a create or an edit gives them (`visibility: ""` is already
  * "not given": the schemas read it so).
  */
-function organizationFieldsOf(body: z.infer<typeof s.editOrgOption>): OrganizationFields {
+function organizationFieldsOf(body: z.infer<typeof s.EditOrgOption>): OrganizationFields {
   return {
     fullName: body.full_name,
     email: body.email,
@@ -28,8 +28,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/user/orgs',
     operationId: 'orgListCurrentUserOrgs',
     summary: "List the current user's organizations",
-    query: s.listQuery,
-    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'OrganizationList', schema: s.Organization, list: true },
     errors: [401, 404],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.listOwn(caller, paging);
@@ -42,8 +42,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/users/{username}/orgs',
     operationId: 'orgListUserOrgs',
     summary: "List a user's organizations",
-    query: s.listQuery,
-    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'OrganizationList', schema: s.Organization, list: true },
     errors: [404],
     async handle({ caller, params, paging, sendPage }) {
       const page = await organizations.listOfUser(caller, params.username, paging);
@@ -56,7 +56,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/users/{username}/orgs/{org}/permissions',
     operationId: 'orgGetUserPermissions',
     summary: 'Get user permissions in organization',
-    response: { status: 200, description: 'OrganizationPermissions', schema: s.organizationPermissions },
+    response: { status: 200, description: 'OrganizationPermissions', schema: s.OrganizationPermissions },
     errors: [401, 403, 404],
     async handle({ res, caller, params }) {
       res.json(wire.toPermissions(await organizations.permissions(caller, params.username, params.org)));
@@ -68,8 +68,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs',
     operationId: 'orgGetAll',
     summary: 'Get list of organizations',
-    query: s.listQuery,
-    response: { status: 200, description: 'OrganizationList', schema: s.organization, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'OrganizationList', schema: s.Organization, list: true },
     errors: [],
     async handle({ caller, paging, sendPage }) {
       const page = await organizations.listAll(caller, paging);
@@ -82,9 +82,9 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs',
     operationId: 'orgCreate',
     summary: 'Create an organization',
-    body: s.createOrgOption,
+    body: s.CreateOrgOption,
     auth: { authorize: ({ caller }) => organizations.assertMayCreate(caller) },
-    response: { status: 201, description: 'Organization', schema: s.organization },
+    response: { status: 201, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 422],
     async handle({ res, caller, body }) {
       const org = await organizations.create(caller, body.username, organizationFieldsOf(body));
@@ -97,7 +97,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}',
     operationId: 'orgGet',
     summary: 'Get an organization',
-    response: { status: 200, description: 'Organization', schema: s.organization },
+    response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [404],
     async handle({ res, caller, params }) {
       res.json(wire.toOrganization(await organizations.get(caller, params.org), caller));
@@ -109,9 +109,9 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}',
     operationId: 'orgEdit',
     summary: 'Edit an organization',
-    body: s.editOrgOption,
+    body: s.EditOrgOption,
     auth: { authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org) },
-    response: { status: 200, description: 'Organization', schema: s.organization },
+    response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       const org = await organizations.edit(caller, params.org, organizationFieldsOf(body));
@@ -124,7 +124,7 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}/rename',
     operationId: 'renameOrg',
     summary: 'Rename an organization',
-    body: s.renameOrgOption,
+    body: s.RenameOrgOption,
     auth: { authorize: ({ caller, params }) => organizations.renamableOrganization(caller, params.org) },
     response: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
@@ -152,8 +152,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     path: '/orgs/{org}/activities/feeds',
     operationId: 'orgListActivityFeeds',
     summary: "List an organization's activity feeds",
-    query: s.feedQuery,
-    response: { status: 200, description: 'ActivityFeedsList', schema: s.activity, list: true },
+    query: s.FeedQuery,
+    response: { status: 200, description: 'ActivityFeedsList', schema: s.Activity, list: true },
     errors: [404, 422],
     async handle({ caller, query, params, paging, sendPage }) {
       const page = await organizations.feed(caller, params.org, query.date, paging);

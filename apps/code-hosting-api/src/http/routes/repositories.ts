@@ -5,7 +5,7 @@ import type { RouteTable } from '../route-table';
 import * as s from '../schemas';
 
 /** A repository as a create gives it, for the user's own or an organization. */
-function newRepositoryOf(body: z.infer<typeof s.createRepoOption>): NewRepository {
+function newRepositoryOf(body: z.infer<typeof s.CreateRepoOption>): NewRepository {
   return { name: body.name, description: body.description, isPrivate: body.private };
 }
 
@@ -17,8 +17,8 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/user/repos',
     operationId: 'createCurrentUserRepo',
     summary: 'Create a repository',
-    body: s.createRepoOption,
-    response: { status: 201, description: 'Repository', schema: s.repository },
+    body: s.CreateRepoOption,
+    response: { status: 201, description: 'Repository', schema: s.Repository },
     errors: [401, 409, 422],
     async handle({ res, caller, body }) {
       const { repository, level } = await repositories.createForUser(caller, newRepositoryOf(body));
@@ -39,9 +39,9 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
       summary: 'Create a repository in an organization',
       deprecated,
       tag: 'organization',
-      body: s.createRepoOption,
+      body: s.CreateRepoOption,
       auth: { authorize: ({ caller, params }) => repositories.creatableIn(caller, params.org) },
-      response: { status: 201, description: 'Repository', schema: s.repository },
+      response: { status: 201, description: 'Repository', schema: s.Repository },
       errors: [401, 403, 404, 409, 422],
       async handle({ res, caller, body, params }) {
         const { repository, level } = await repositories.createForOrganization(
@@ -59,7 +59,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/repos/{owner}/{repo}',
     operationId: 'repoGet',
     summary: 'Get a repository',
-    response: { status: 200, description: 'Repository', schema: s.repository },
+    response: { status: 200, description: 'Repository', schema: s.Repository },
     errors: [404],
     async handle({ res, caller, params }) {
       const { repository, level } = await repositories.readable(caller, params.owner, params.repo);
@@ -72,9 +72,9 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/repos/{owner}/{repo}',
     operationId: 'repoEdit',
     summary: "Edit a repository's properties",
-    body: s.editRepoOption,
+    body: s.EditRepoOption,
     auth: { authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo) },
-    response: { status: 200, description: 'Repository', schema: s.repository },
+    response: { status: 200, description: 'Repository', schema: s.Repository },
     errors: [401, 403, 404, 422, 423],
     async handle({ res, caller, body, params }) {
       const { repository, level } = await repositories.edit(caller, params.owner, params.repo, {
@@ -106,7 +106,7 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
     operationId: 'repoAddCollaborator',
     summary: 'Add or update a collaborator',
-    body: s.addCollaboratorOption,
+    body: s.AddCollaboratorOption,
     auth: { authorize: ({ caller, params }) => repositories.administered(caller, params.owner, params.repo) },
     response: { status: 204, description: 'added' },
     errors: [401, 403, 404, 422, 423],

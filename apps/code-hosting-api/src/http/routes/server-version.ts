@@ -15,7 +15,7 @@ export function serverVersionRoutes(table: RouteTable, { settings }: ApiServices
     path: '/version',
     operationId: 'getVersion',
     summary: 'Returns the version of the Gitea application whose API this service follows',
-    response: { status: 200, description: 'ServerVersion', schema: s.serverVersion },
+    response: { status: 200, description: 'ServerVersion', schema: s.ServerVersion },
     errors: [],
     async handle({ res }) {
       res.json({ version: settings.giteaVersion });

@@ -10,9 +10,9 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     path: '/orgs/{org}/teams',
     operationId: 'orgCreateTeam',
     summary: 'Create a team',
-    body: s.createTeamOption,
+    body: s.CreateTeamOption,
     auth: { authorize: ({ caller, params }) => teams.ownedOrganization(caller, params.org) },
-    response: { status: 201, description: 'Team', schema: s.team },
+    response: { status: 201, description: 'Team', schema: s.Team },
     errors: [401, 403, 404, 422],
     async handle({ res, caller, body, params }) {
       const { team, org } = await teams.create(caller, params.org, {
@@ -31,8 +31,8 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
     path: '/orgs/{org}/teams',
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
-    query: s.listQuery,
-    response: { status: 200, description: 'TeamList', schema: s.team, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'TeamList', schema: s.Team, list: true },
     errors: [401, 403, 404],
     async handle({ caller, params, paging, sendPage }) {
       const { page, org } = await teams.list(caller, params.org, paging);
@@ -43,7 +43,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
   routes.add({
     method: 'put',
     path: '/teams/{id}/members/{username}',
-    params: s.teamParams,
+    params: s.TeamParams,
     operationId: 'orgAddTeamMember',
     summary: 'Add a team member',
     response: { status: 204, description: 'added' },
@@ -57,7 +57,7 @@ export function teamRoutes(table: RouteTable, { teams, wire }: ApiServices): voi
   routes.add({
     method: 'delete',
     path: '/teams/{id}/members/{username}',
-    params: s.teamParams,
+    params: s.TeamParams,
     operationId: 'orgRemoveTeamMember',
     summary: 'Remove a team member',
     response: { status: 204, description: 'removed' },

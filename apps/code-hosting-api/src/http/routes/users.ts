@@ -11,7 +11,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/user',
     operationId: 'userGetCurrent',
     summary: 'Get the authenticated user',
-    response: { status: 200, description: 'User', schema: s.user },
+    response: { status: 200, description: 'User', schema: s.User },
     errors: [401],
     async handle({ res, caller }) {
       res.json(wire.toUser(requireUser(caller), caller));
@@ -23,7 +23,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}',
     operationId: 'userGet',
     summary: 'Get a user',
-    response: { status: 200, description: 'User', schema: s.user },
+    response: { status: 200, description: 'User', schema: s.User },
     errors: [404],
     async handle({ res, caller, params }) {
       res.json(wire.toUser(await accounts.visibleUser(caller, params.username), caller));
@@ -35,12 +35,12 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}/tokens',
     operationId: 'userCreateToken',
     summary: 'Create an access token',
-    body: s.createAccessTokenOption,
+    body: s.CreateAccessTokenOption,
     auth: {
       scheme: 'basic',
       authorize: ({ caller, params }) => accounts.selfOrAdmin(caller, params.username),
     },
-    response: { status: 201, description: 'AccessToken', schema: s.accessToken },
+    response: { status: 201, description: 'AccessToken', schema: s.AccessToken },
     errors: [400, 401, 403, 404],
     async handle({ res, caller, body, params }) {
       const { token, secret } = await accounts.createToken(
@@ -59,8 +59,8 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     operationId: 'userGetTokens',
     summary: "List a user's access tokens (their secrets are never shown again)",
     auth: { scheme: 'basic' },
-    query: s.listQuery,
-    response: { status: 200, description: 'AccessTokenList', schema: s.accessToken, list: true },
+    query: s.ListQuery,
+    response: { status: 200, description: 'AccessTokenList', schema: s.AccessToken, list: true },
     errors: [401, 403, 404],
     async handle({ caller, params, paging, sendPage }) {
       const page = await accounts.listTokens(caller, params.username, paging);
