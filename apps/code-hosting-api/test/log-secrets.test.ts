@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
-import type { ServiceProcess } from '@repo/testing';
+import { rawHttp, type ServiceProcess } from '@repo/testing';
 import { siteAdmin } from './app';
 import { api, basic, createUser } from './actors';
 import { useObservedCodeHostingApi } from './observed-app';
-import { rawHttp } from './raw-http';
 import { processAdmin, processAdminAuthorization, serviceHome } from './service-process';
 
 jest.setTimeout(60_000);

@@ -44,3 +44,4 @@ export {
   type ScriptOutcome,
 } from './readme-walkthrough';
 export { freePort } from './ports';
+export { rawHttp, type RawRequest, type RawResponse } from './raw-http';
