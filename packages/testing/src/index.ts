@@ -79,3 +79,8 @@ export {
   type ApiDocsBrowserOptions,
   type TryOutCaller,
 } from './suites/api-docs-browser';
+export {
+  credentialLeaks,
+  describeProcessLogSecrets,
+  type ProcessLogSecretsOptions,
+} from './suites/log-secrets';
