@@ -14,7 +14,7 @@ export {
 } from './test-app';
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
-export { describeMigrations, type MigrationSubject } from './migration-suite';
+export { describeMigrations, type MigrationSubject } from './suites/migrations';
 export {
   buildService,
   startServiceProcess,
