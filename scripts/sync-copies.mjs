@@ -37,6 +37,11 @@ const COPIED_FILES = [
   'src/service-main.ts',
   'src/db/migration-runner.ts',
   'src/types/webassembly.d.ts',
+  // Test files whose whole body is a call into @repo/testing with nothing of either app in it.
+  'test/configuration-table.test.ts',
+  'test/migrations.test.ts',
+  'test/database-limits.test.ts',
+  'test/global-teardown.ts',
   'jest.config.js',
   'prisma.config.ts',
   // JSON has no comments, so these are copied byte for byte. Not a shared base instead: the paths in

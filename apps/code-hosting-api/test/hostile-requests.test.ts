@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { querySource } from '@repo/testing';
+import { querySource, rawHttp, type RawRequest, type RawResponse } from '@repo/testing';
 import { testRootUrl, useCodeHostingApi } from './app';
 import {
   adminAuthorization,
@@ -13,7 +13,6 @@ import {
   type Actor,
 } from './actors';
 import { issueFixture, uploaded, type IssueFixture } from './attachment-fixtures';
-import { rawHttp, type RawRequest, type RawResponse } from './raw-http';
 
 // Thousands of generated requests, valid and hostile, through HTTP against the real app.
 // Bounded to about 25 s in `npm test`; FUZZ_RUNS=<n> runs n requests with no time limit.

@@ -1,9 +1,7 @@
-import { Writable } from 'node:stream';
-import type { ServiceProcess } from '@repo/testing';
+import { capturedLogLines, credentialLeaks, describeProcessLogSecrets, rawHttp } from '@repo/testing';
 import { siteAdmin } from './app';
 import { api, basic, createUser } from './actors';
 import { useObservedCodeHostingApi } from './observed-app';
-import { rawHttp } from './raw-http';
 import { processAdmin, processAdminAuthorization, serviceHome } from './service-process';
 
 jest.setTimeout(60_000);
@@ -28,19 +26,7 @@ const SECRETS = {
 // `Sudo` (header or query) names the user an administrator acts as: a user name, not a
 // credential. It stays readable in the logs, like any other user name.
 
-function leaks(logs: string, also: Record<string, string> = {}): string[] {
-  return Object.entries({ ...SECRETS, ...also })
-    .filter(([, secret]) => logs.includes(secret))
-    .map(([name]) => name);
-}
-
-const captured: string[] = [];
-const destination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    captured.push(chunk.toString('utf8'));
-    done();
-  },
-});
+const { destination, lines: captured } = capturedLogLines();
 
 const service = useObservedCodeHostingApi({ logDestination: destination, logLevel: 'trace' });
 
@@ -79,32 +65,19 @@ describe('logs at trace level', () => {
       .set('Authorization', `token ${alice.token}`)
       .set('X-Api-Key', SECRETS.apiKey);
 
-    const logs = captured.join('');
+    const logs = captured.join('\n');
     expect(logs).toContain('request completed');
-    expect(leaks(logs)).toEqual([]);
+    expect(credentialLeaks(logs, SECRETS)).toEqual([]);
     expect(logs).not.toContain(alice.token);
     expect(logs).not.toContain(alice.password);
     expect(logs).not.toContain(siteAdmin.password);
   });
 });
 
-describe('everything a service process writes', () => {
-  let home: Awaited<ReturnType<typeof serviceHome>>;
-  let process_: ServiceProcess;
-
-  beforeAll(async () => {
-    home = await serviceHome();
-    process_ = await home.start({ LOG_LEVEL: 'trace', SHUTDOWN_DRAIN_MS: '0' });
-  });
-
-  afterAll(async () => {
-    process_.kill('SIGTERM');
-    await process_.exited;
-    await home.remove();
-  });
-
-  it('holds no credential of any form either service accepts, on stdout or stderr', async () => {
-    const base = process_.baseUrl;
+describeProcessLogSecrets({
+  serviceHome,
+  sendCredentials: async (service) => {
+    const base = service.baseUrl;
     const admin: [string, string] = ['Authorization', processAdminAuthorization];
     const created = await rawHttp(base, {
       method: 'POST',
@@ -145,7 +118,7 @@ describe('everything a service process writes', () => {
           ['Sudo', processAdmin.username],
         ],
       },
-      { method: 'GET', path: `http://alice:${SECRETS.urlPassword}@127.0.0.1:${process_.port}${api}/user` },
+      { method: 'GET', path: `http://alice:${SECRETS.urlPassword}@127.0.0.1:${service.port}${api}/user` },
       { method: 'GET', path: `/no-route?access_token=${SECRETS.accessTokenQuery}` },
       {
         method: 'POST',
@@ -165,18 +138,12 @@ describe('everything a service process writes', () => {
       },
     ];
     for (const request of requests) await rawHttp(base, request);
-    // Everything the process writes, to its last line: stopped, and its output closed.
-    process_.kill('SIGTERM');
-    await process_.exited;
-
-    const written = process_.output.join('\n');
-    expect(written).toContain('request completed');
-    const also = {
+    return {
+      ...SECRETS,
       token,
       tokenAsUser,
       adminPassword: processAdmin.password,
       adminBasic: processAdminAuthorization,
     };
-    expect(leaks(written, also)).toEqual([]);
-  });
+  },
 });

@@ -1,7 +1,7 @@
 import { useCodeHostingApi } from './app';
 import { api, auth, createUser, type Actor } from './actors';
 import { errorBody } from './organization-fixtures';
-import { rawHttp } from './raw-http';
+import { rawHttp } from '@repo/testing';
 
 const service = useCodeHostingApi();
 

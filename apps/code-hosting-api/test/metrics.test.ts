@@ -1,36 +1,14 @@
-import { Writable } from 'node:stream';
+import { capturedLogLines, describeMetricsAccess, metricSample, scrapeMetrics } from '@repo/testing';
 import { countAttachmentBytes, countingStream } from '../src/http/attachment-metrics';
 import { adminAuthorization, api, auth, createOrg, createUser } from './actors';
 import { downloadPath, issueFixture, uploaded } from './attachment-fixtures';
 import { useObservedCodeHostingApi } from './observed-app';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123';
-const logLines: string[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    done();
-  },
-});
+const { destination: logDestination, lines: logLines } = capturedLogLines();
 
 const service = useObservedCodeHostingApi({ logDestination, logLevel: 'info' });
 const guarded = useObservedCodeHostingApi({ metricsToken: METRICS_TOKEN });
-
-async function scrape(): Promise<string> {
-  const response = await service.request.get('/metrics').expect(200);
-  expect(response.headers['content-type']).toMatch(/^text\/plain/);
-  return response.text;
-}
-
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = text
-    .split('\n')
-    .find(
-      (candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)),
-    );
-  return line === undefined ? undefined : Number(line.split(' ').pop());
-}
 
 describe('GET /metrics', () => {
   it('counts requests by route template under /api/v1, never by the raw path', async () => {
@@ -38,16 +16,16 @@ describe('GET /metrics', () => {
     const org = await createOrg(service, alice);
     await service.request.get(`${api}/orgs/${org.name}`).expect(200);
     await service.request.get(`${api}/orgs/no-such-org-4711`).expect(404);
-    const text = await scrape();
+    const text = await scrapeMetrics(service);
     expect(
-      sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '200' }),
+      metricSample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '200' }),
     ).toBe(1);
     // An error answered by the error handler keeps its route template.
     expect(
-      sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '404' }),
+      metricSample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '404' }),
     ).toBe(1);
     expect(
-      sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/orgs' }),
+      metricSample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/orgs' }),
     ).toBe(1);
     expect(text).not.toContain(org.name);
     expect(text).not.toContain('4711');
@@ -59,22 +37,22 @@ describe('GET /metrics', () => {
     counted.resume();
     counted.end(Buffer.alloc(234));
     await new Promise((resolve) => counted.once('end', resolve));
-    const text = await scrape();
-    expect(sample(text, 'db_query_duration_seconds_count', { statement: 'SELECT' })).toBeGreaterThan(0);
+    const text = await scrapeMetrics(service);
+    expect(metricSample(text, 'db_query_duration_seconds_count', { statement: 'SELECT' })).toBeGreaterThan(0);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(
-      sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
+      metricSample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
     ).toBeGreaterThanOrEqual(1000);
     expect(
-      sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
+      metricSample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
     ).toBeGreaterThanOrEqual(234);
   });
 
   it('counts the bytes of a real upload (in) and download (out)', async () => {
-    const text = await scrape();
+    const text = await scrapeMetrics(service);
     const before = {
-      in: sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }) ?? 0,
-      out: sample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }) ?? 0,
+      in: metricSample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }) ?? 0,
+      out: metricSample(text, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }) ?? 0,
     };
     const issue = await issueFixture(service);
     const content = 'counted bytes\n'.repeat(300);
@@ -88,26 +66,20 @@ describe('GET /metrics', () => {
       .delete(`${issue.assets}/${attachment.id}`)
       .set(...auth(issue.owner.token))
       .expect(204);
-    const after = await scrape();
+    const after = await scrapeMetrics(service);
     expect({
-      in: sample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
-      out: sample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
+      in: metricSample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'in' }),
+      out: metricSample(after, 'code_hosting_api_attachment_bytes_total', { direction: 'out' }),
     }).toEqual({ in: before.in + content.length, out: before.out + content.length });
   });
+});
 
-  it('needs no credentials, and stays out of the access log like the probes', async () => {
-    const before = logLines.length;
-    await service.request.get('/metrics').expect(200);
-    await service.request.get('/readyz').expect(200);
-    await service.request.get('/api/healthz').expect(200);
-    await service.request.get(`${api}/user`).set('Authorization', adminAuthorization).expect(200);
-    const lines = logLines.slice(before).map((line) => JSON.parse(line) as { req?: { url?: string } });
-    expect(lines.map((line) => line.req?.url)).toEqual([`${api}/user`]);
-  });
-
-  it('with METRICS_TOKEN set, answers only that bearer token', async () => {
-    await guarded.request.get('/metrics').expect(401);
-    await guarded.request.get('/metrics').set('Authorization', adminAuthorization).expect(401);
-    await guarded.request.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
-  });
+describeMetricsAccess({
+  service,
+  logLines,
+  guarded,
+  metricsToken: METRICS_TOKEN,
+  probePaths: ['/readyz', '/api/healthz'],
+  loggedPath: `${api}/user`,
+  authorization: adminAuthorization,
 });

@@ -1,6 +1,6 @@
 import { useCodeHostingApi } from './app';
 import { adminAuthorization, api } from './actors';
-import { rawHttp, type RawRequest } from './raw-http';
+import { rawHttp, type RawRequest } from '@repo/testing';
 
 // As Gitea's binding reads it, a JSON write without a body is the empty object: the same
 // answer (422 naming the first required field) whether the client sent no body at all

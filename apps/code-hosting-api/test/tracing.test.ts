@@ -1,65 +1,9 @@
-import http from 'node:http';
-import { httpRequest, startOtlpReceiver, type ServiceProcess } from '@repo/testing';
+import { describeTracing } from '@repo/testing';
 import { processAdminAuthorization, serviceHome } from './service-process';
 
-jest.setTimeout(60_000);
-
-describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-  let home: Awaited<ReturnType<typeof serviceHome>>;
-  let service: ServiceProcess;
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
-
-  beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    home = await serviceHome();
-    service = await home.start({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      SHUTDOWN_DRAIN_MS: '0',
-    });
-  });
-
-  afterAll(async () => {
-    service.kill('SIGTERM');
-    await service.exited;
-    await receiver.close();
-    await home.remove();
-  });
-
-  it('exports a span for a request, and its log lines carry the trace id and request id', async () => {
-    const response = await httpRequest(
-      service.baseUrl,
-      new http.Agent(),
-      'GET',
-      '/api/v1/user?access_token=span-secret-1',
-      {
-        headers: { Authorization: processAdminAuthorization, 'X-Request-Id': 'traced-request-1' },
-      },
-    );
-    expect(response.status).toBe(200);
-    const deadline = Date.now() + 10_000;
-    // The span and the access-log line arrive independently (the log through stdout): wait for both.
-    const accessLineOf = () =>
-      service.output
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .find((line) => line['request_id'] === 'traced-request-1' && line['res'] !== undefined);
-    while (
-      (!receiver.bodies.some((body) => body.includes('/api/v1/user')) || !accessLineOf()) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const accessLine = accessLineOf();
-    const exported = receiver.bodies.join('\n');
-    expect(exported).toContain('code-hosting-api');
-    expect(accessLine).toBeDefined();
-    const traceId = accessLine?.['trace_id'];
-    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-    // The exporter sends JSON: the span's traceId is the same as the log's (hex).
-    expect(exported).toContain(String(traceId));
-    // The URL goes out with the span, its credential-like query parameters redacted as in the logs.
-    expect(exported).toContain('access_token=[redacted]');
-    expect(exported).not.toContain('span-secret-1');
-  });
+describeTracing({
+  serviceHome,
+  serviceName: 'code-hosting-api',
+  path: '/api/v1/user',
+  headers: { Authorization: processAdminAuthorization },
 });

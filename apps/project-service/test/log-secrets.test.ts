@@ -1,6 +1,5 @@
 import net from 'node:net';
-import { Writable } from 'node:stream';
-import type { ServiceProcess } from '@repo/testing';
+import { capturedLogLines, credentialLeaks, describeProcessLogSecrets } from '@repo/testing';
 import { ADMIN_PRINCIPAL, bearer, TEST_JWT_SECRET, testAuthConfig, useProjectService } from './app';
 import { admin, rootUid } from './project-fixtures';
 import { serviceHome } from './service-process';
@@ -27,21 +26,9 @@ const SECRETS = {
   sudoQueryToken: 'sudo-token-query-secret-0015',
 };
 
-const captured: string[] = [];
-const destination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    captured.push(chunk.toString('utf8'));
-    done();
-  },
-});
+const { destination, lines: captured } = capturedLogLines();
 
 const service = useProjectService(testAuthConfig, { logDestination: destination, logLevel: 'trace' });
-
-function leaks(logs: string, also: Record<string, string> = {}): string[] {
-  return Object.entries({ ...SECRETS, ...also })
-    .filter(([, secret]) => logs.includes(secret))
-    .map(([name]) => name);
-}
 
 describe('logs at trace level', () => {
   it('never contain a credential from a whole batch of requests', async () => {
@@ -78,10 +65,10 @@ describe('logs at trace level', () => {
       .send(`{"password": "${SECRETS.malformedBodyPassword}", `);
     await service.request.get('/no-route?access_token=' + SECRETS.accessTokenQuery);
 
-    const logs = captured.join('');
+    const logs = captured.join('\n');
     // The batch was logged (at trace level), just never its credentials.
     expect(logs).toContain('request completed');
-    expect(leaks(logs)).toEqual([]);
+    expect(credentialLeaks(logs, SECRETS)).toEqual([]);
     // A Basic header's base64 is a secret too.
     expect(logs).not.toContain(basic);
   });
@@ -102,23 +89,10 @@ function rawRequest(port: number, head: string, body = ''): Promise<string> {
   });
 }
 
-describe('everything a service process writes', () => {
-  let home: Awaited<ReturnType<typeof serviceHome>>;
-  let process_: ServiceProcess;
-
-  beforeAll(async () => {
-    home = await serviceHome();
-    process_ = await home.start({ LOG_LEVEL: 'trace', SHUTDOWN_DRAIN_MS: '0' });
-  });
-
-  afterAll(async () => {
-    process_.kill('SIGTERM');
-    await process_.exited;
-    await home.remove();
-  });
-
-  it('holds no credential of any form either service accepts, on stdout or stderr', async () => {
-    const port = process_.port;
+describeProcessLogSecrets({
+  serviceHome,
+  sendCredentials: async (service) => {
+    const port = service.port;
     const validBearer = bearer(ADMIN_PRINCIPAL);
     const validToken = validBearer.replace(/^Bearer /, '');
     const basic = Buffer.from(`alice:${SECRETS.basicPassword}`).toString('base64');
@@ -152,12 +126,6 @@ describe('everything a service process writes', () => {
       ],
     ];
     for (const [head, body] of requests) await rawRequest(port, head, body);
-    // Everything the process writes, to its last line: stopped, and its output closed.
-    process_.kill('SIGTERM');
-    await process_.exited;
-
-    const written = process_.output.join('\n');
-    expect(written).toContain('request completed');
-    expect(leaks(written, { validToken, basic, tokenAsUser, jwtSecret: TEST_JWT_SECRET })).toEqual([]);
-  });
+    return { ...SECRETS, validToken, basic, tokenAsUser, jwtSecret: TEST_JWT_SECRET };
+  },
 });

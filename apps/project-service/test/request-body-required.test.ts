@@ -1,6 +1,6 @@
 import { useProjectService } from './app';
 import { admin, rootUid } from './project-fixtures';
-import { rawHttp, type RawRequest } from './raw-http';
+import { rawHttp, type RawRequest } from '@repo/testing';
 
 // A write without a body is refused the same way whether the client sent no body at all
 // (no Content-Length, no Transfer-Encoding: curl -X POST -H 'Content-Type: …') or an empty one

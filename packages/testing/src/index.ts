@@ -14,7 +14,7 @@ export {
 } from './test-app';
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
-export { describeMigrations, type MigrationSubject } from './migration-suite';
+export { describeMigrations, type MigrationSubject } from './suites/migrations';
 export {
   compileApp,
   startServiceProcess,
@@ -44,3 +44,43 @@ export {
   type ScriptOutcome,
 } from './readme-walkthrough';
 export { freePort } from './ports';
+export { rawHttp, type RawRequest, type RawResponse } from './raw-http';
+export { createServiceHome, type ServiceHome } from './service-home';
+export { describeUnusableDatabase, type UnusableDatabaseOptions } from './suites/unusable-database';
+export {
+  describeConfigurationTable,
+  type ConfigurationTableOptions,
+  type VariableSchema,
+} from './suites/configuration-table';
+export {
+  describeDefaultDatabaseLimits,
+  type DatabaseLimitsOptions,
+  type DatabaseWaits,
+} from './suites/database-limits';
+export { describeApiDocsPage, type ApiDocsPageOptions } from './suites/api-docs-page';
+export { describeServerTimeouts, type ServerTimeoutsOptions } from './suites/server-timeouts';
+export { describeTracing, type TracingOptions } from './suites/tracing';
+export {
+  describeGracefulShutdown,
+  type GracefulShutdownOptions,
+  type ShutdownWorkload,
+} from './suites/graceful-shutdown';
+export { describeHealthSurface, type HealthSurfaceOptions } from './suites/health';
+export {
+  capturedLogLines,
+  scrapeMetrics,
+  metricSample,
+  describeMetricsAccess,
+  type MetricsAccessOptions,
+} from './suites/metrics';
+export { describeReadmeWalkthrough, type ReadmeWalkthroughOptions } from './suites/readme-walkthrough';
+export {
+  describeApiDocsBrowser,
+  type ApiDocsBrowserOptions,
+  type TryOutCaller,
+} from './suites/api-docs-browser';
+export {
+  credentialLeaks,
+  describeProcessLogSecrets,
+  type ProcessLogSecretsOptions,
+} from './suites/log-secrets';

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestDatabaseSource } from './database-template';
-import { querySource } from './sql';
-import { createTestDatabase, type TestDatabase } from './test-database';
+import type { TestDatabaseSource } from '../database-template';
+import { querySource } from '../sql';
+import { createTestDatabase, type TestDatabase } from '../test-database';
 
 /** An app's own migration runner and migration writer; the suite carries no copy of either. */
 export interface MigrationSubject {
