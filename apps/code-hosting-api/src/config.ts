@@ -140,7 +140,6 @@ export interface ServiceSettings {
   tokenUseIntervalMs: number;
 }
 
-
 /** `terminal`: whether stdout is a terminal, which makes `pretty` the default log format. */
 export function loadConfig(
   environment: NodeJS.ProcessEnv = process.env,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { freePort } from '../ports';
-import { buildService, runServiceProcess } from '../service-process';
+import { compileApp, runServiceProcess } from '../service-process';
 import { querySource } from '../sql';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
@@ -65,7 +65,7 @@ export function describeUnusableDatabase(options: UnusableDatabaseOptions): void
 
   describe('a database the service cannot use', () => {
     // Compiling the app takes most of a test's time on a loaded machine: a hook of its own.
-    beforeAll(() => buildService(appDir), 120_000);
+    beforeAll(() => compileApp(appDir), 120_000);
 
     it('names a PostgreSQL server it cannot reach, and exits 1', async () => {
       const port = await freePort();
