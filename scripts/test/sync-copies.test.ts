@@ -28,6 +28,7 @@ describe('npm run sync:copies', () => {
       for (const app of ['project-service', 'code-hosting-api']) {
         for (const entry of [
           'src',
+          'test',
           'jest.config.js',
           'prisma.config.ts',
           'tsconfig.json',
