@@ -13,10 +13,9 @@
 import { createHash } from 'node:crypto';
 import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
 import { defaultSettings } from '../../src/config';
-import { repositoryLevelFrom, seesAccount, type Membership } from '../../src/domain/access';
+import { membershipFrom, repositoryLevelFrom, seesAccount } from '../../src/domain/access';
 import type { Caller } from '../../src/domain/caller';
 import {
-  highestLevel,
   levelRank,
   type AccessLevel,
   type AccountRecord,
@@ -67,16 +66,6 @@ function teamOf(row: Json): TeamRecord {
     permission: row['permission'] as TeamRecord['permission'],
     canCreateOrgRepo: row['can_create_org_repo'] as boolean,
     includesAllRepositories: row['includes_all_repositories'] as boolean,
-  };
-}
-
-function membershipFrom(teams: TeamRecord[]): Membership {
-  const level = highestLevel(teams.map((team) => team.permission));
-  return {
-    teams,
-    level,
-    isMember: teams.length > 0,
-    canCreateRepository: level === 'owner' || teams.some((team) => team.canCreateOrgRepo),
   };
 }
 

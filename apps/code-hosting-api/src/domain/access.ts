@@ -27,7 +27,11 @@ export interface Membership {
 const noMembership: Membership = { teams: [], level: 'none', isMember: false, canCreateRepository: false };
 
 export async function membershipOf(store: Store, org: AccountRecord, userId: number): Promise<Membership> {
-  const teams = await store.teamsOfMember(org.id, userId);
+  return membershipFrom(await store.teamsOfMember(org.id, userId));
+}
+
+/** What belonging to these teams of an organization allows. */
+export function membershipFrom(teams: TeamRecord[]): Membership {
   const level = highestLevel(teams.map((team) => team.permission));
   return {
     teams,
