@@ -105,14 +105,16 @@ export function downloadPath(browserDownloadUrl: string): string {
 }
 
 /**
- * Sends the head of a multipart upload and `bytes` bytes of the file, then destroys the socket
- * without finishing: a client that goes away mid-upload.
+ * Sends the head of a multipart upload and `bytes` bytes of the file, waits until the server
+ * is storing them (`storing`, polled for at most 5 s), then destroys the socket without
+ * finishing: a client that goes away mid-upload.
  */
 export async function abandonUpload(
   baseUrl: string,
   path: string,
   token: string,
   bytes: number,
+  storing: () => Promise<boolean>,
 ): Promise<void> {
   const boundary = 'abandoned-upload-boundary';
   const head = Buffer.from(
@@ -130,8 +132,11 @@ export async function abandonUpload(
   request.on('error', () => undefined);
   request.write(head);
   request.write(Buffer.alloc(bytes, 'a'));
-  // Let the server receive and start storing what was sent before the client vanishes.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The client vanishes only once the server has started storing what was sent.
+  const deadline = Date.now() + 5_000;
+  while (!(await storing())) {
+    if (Date.now() > deadline) throw new Error('the server never started storing the upload');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   request.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 300));
 }

@@ -136,7 +136,20 @@ describe.each<StorageKind>(['disk', 's3'])('attachments on %s storage', (kind) =
 
   it('leaves neither a file nor a row when the client disconnects mid-upload', async () => {
     const before = await snapshot();
-    await abandonUpload(service.baseUrl, issue.assets, issue.owner.token, 32 * 1024);
+    // Received upload bytes, as /metrics counts them while they stream to the storage.
+    const bytesIn = async () => {
+      const metrics = await service.request.get('/metrics').expect(200);
+      const line = /^code_hosting_api_attachment_bytes_total\{direction="in"\} (\d+)/m.exec(metrics.text);
+      return Number(line?.[1] ?? 0);
+    };
+    const receivedBefore = await bytesIn();
+    await abandonUpload(
+      service.baseUrl,
+      issue.assets,
+      issue.owner.token,
+      32 * 1024,
+      async () => (await bytesIn()) > receivedBefore,
+    );
     // The server notices the disconnect asynchronously: give its cleanup a moment.
     for (
       let attempt = 0;

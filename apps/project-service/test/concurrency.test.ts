@@ -105,7 +105,7 @@ describe('concurrent writes', () => {
           for (const sql of otherWriter) await other.query(sql, [project.uid]);
           // The PUT starts while the lock is held: its UPDATE waits until the other writer commits.
           const pending = put().then((answer) => answer);
-          await sleep(300);
+          await blockedOnLock(other);
           await other.query('COMMIT');
           response = await pending;
         } finally {
@@ -237,3 +237,18 @@ describe('concurrent moves and deletes', () => {
     await expectATree();
   });
 });
+
+/** Resolves once another session waits for a lock `holder` holds (the PUT's UPDATE), within 10 s. */
+async function blockedOnLock(holder: Client): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await holder.query<{ waiting: number }>(
+      // pg_locks is read afresh by each statement (pg_stat_activity is a per-transaction snapshot).
+      `SELECT count(*)::int AS waiting FROM pg_locks
+        WHERE NOT granted AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
+    );
+    if ((rows[0]?.waiting ?? 0) > 0) return;
+    if (Date.now() > deadline) throw new Error('the PUT never waited for the other writer');
+    await sleep(10);
+  }
+}
