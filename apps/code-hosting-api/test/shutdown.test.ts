@@ -7,11 +7,12 @@ const headers = { Authorization: processAdminAuthorization };
 describeGracefulShutdown({
   serviceHome,
   workload: async (service) => ({
-    create: (agent, slug) =>
-      httpRequest(service.baseUrl, agent, 'POST', '/api/v1/orgs', {
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username: slug }),
-      }),
+    create: (slug) => ({
+      method: 'POST',
+      path: '/api/v1/orgs',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: slug }),
+    }),
     list: (agent) => httpRequest(service.baseUrl, agent, 'GET', '/api/v1/orgs?limit=5', { headers }),
   }),
   storedAmong: async (service, names) => {

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { TerminusOptions } from '@godaddy/terminus';
 import { markStopping } from './http/health';
 import type { ServerTimeouts, ShutdownSettings } from './operations-config';
@@ -40,6 +40,19 @@ export function gracefulShutdown(
   for (const name of ['SIGTERM', 'SIGINT'] as const) {
     process.once(name, () => {
       signal ??= name;
+    });
+  }
+  // When the server closes, the connections it sees idle are ended (FIN), but Node still parses
+  // what arrives on them: a request whose first bytes crossed the close would be acted on (a
+  // create written) with no way left to answer it. Such a request is dropped with its connection.
+  for (const listener of server.listeners('request') as RequestListener[]) {
+    server.removeListener('request', listener);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.socket.writableEnded) {
+        req.socket.destroy();
+        return;
+      }
+      listener.call(server, req, res);
     });
   }
   let draining = false;

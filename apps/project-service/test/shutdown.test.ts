@@ -13,11 +13,12 @@ describeGracefulShutdown({
     });
     const rootUid = (JSON.parse(root.body ?? '{}') as { projects: { uid: string }[] }).projects[0]!.uid;
     return {
-      create: (agent, slug, index) =>
-        httpRequest(service.baseUrl, agent, 'POST', '/projects', {
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ slug, name: `Burst ${index}`, description: '', parent_uid: rootUid }),
-        }),
+      create: (slug, index) => ({
+        method: 'POST',
+        path: '/projects',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ slug, name: `Burst ${index}`, description: '', parent_uid: rootUid }),
+      }),
       list: (agent) => httpRequest(service.baseUrl, agent, 'GET', '/projects?page_size=5', { headers }),
     };
   },
