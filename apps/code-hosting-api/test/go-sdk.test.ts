@@ -1,17 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, goForTests, type TestDatabase } from '@repo/testing';
-import { connectPrisma, type Database } from '../src/db/database';
-import { createStore } from '../src/db/store';
-import { accountService } from '../src/domain/accounts';
-import { buildApp } from '../src/http/app';
-import { createLogger } from '../src/logger';
-import { openTestStorage, siteAdmin, testSettings } from './app';
+import { goForTests } from '@repo/testing';
+import { siteAdmin, testSettings, useCodeHostingApi } from './app';
 
 // The official Gitea Go SDK, vendored unchanged in test/go-sdk (README there), run as a
 // Go test program against this service over real HTTP: every SDK call for our operations,
@@ -30,41 +23,15 @@ const goEnvironment = { ...process.env, GOFLAGS: '-mod=vendor', GOPROXY: 'off', 
 
 if (goInstalled)
   describe('the Gitea Go SDK against the service', () => {
-    let database: TestDatabase | undefined;
-    let connection: Database | undefined;
-    let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-    let server: http.Server | undefined;
-    let baseUrl = '';
+    // On a real port, ROOT_URL its own address: the Go program follows download URLs and Link.
+    const service = useCodeHostingApi({}, { rootUrlIsServer: true });
     let buildDir = '';
 
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      connection = connectPrisma(database.source);
-      storage = await openTestStorage('disk');
-      await accountService(createStore(connection.prisma), testSettings).bootstrapAdmin(siteAdmin, false);
-      // Listen first: ROOT_URL must be the address the Go program reaches (download URLs, Link).
-      let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-      server = http.createServer((req, res) => handler(req, res));
-      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      handler = buildApp({
-        database: connection,
-        logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
-        rootUrl: `${baseUrl}/`,
-        settings: testSettings,
-        storage: storage.storage,
-      }).app;
+    beforeAll(() => {
       buildDir = mkdtempSync(path.join(os.tmpdir(), 'go-sdk-'));
-    }, 120_000);
+    });
 
-    afterAll(async () => {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise((resolve) => server!.close(resolve));
-      }
-      await connection?.close();
-      await storage?.close();
-      await database?.drop();
+    afterAll(() => {
       if (buildDir) rmSync(buildDir, { recursive: true, force: true });
     });
 
@@ -82,7 +49,7 @@ if (goInstalled)
             cwd: programDir,
             env: {
               ...process.env,
-              GITEA_URL: baseUrl,
+              GITEA_URL: service.baseUrl,
               GITEA_ADMIN_USER: siteAdmin.username,
               GITEA_ADMIN_PASSWORD: siteAdmin.password,
               GITEA_VERSION: testSettings.giteaVersion,
