@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@repo/testing/bench';
 import { startS3Server, type S3TestServer } from '../test/s3-server';
 
 // pnpm run bench: a 200 MiB attachment uploaded and downloaded back through the API, on the disk
@@ -35,15 +35,6 @@ function median(values: number[]): number {
 
 function mib(bytes: number): number {
   return bytes / 1024 / 1024;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
 }
 
 function rssBytes(pid: number): number {

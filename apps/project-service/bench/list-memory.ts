@@ -13,8 +13,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@repo/testing/bench';
 import { Client } from 'pg';
 import { mintToken } from '../src/auth/development-token';
 import { migrationRunner } from '../src/db/migration-runner';
@@ -81,18 +81,6 @@ function peakRssMb(pid: number): number {
 }
 
 let PORT = 0;
-
-/** A port nobody listens on now (other services may run on this machine). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startService(url: string): Promise<ChildProcess> {
   PORT = await freePort();

@@ -25,3 +25,4 @@ export { runScenarios, selected, settingsFromEnvironment, type RoundSettings, ty
 export { runLoad } from './load';
 export type { LoadMode, LoadResult, LoadSpec, LoadTarget } from './load-spec';
 export { summarize } from './cpu-profile-summary';
+export { freePort } from '../ports';

@@ -46,13 +46,22 @@ export function describeReadmeWalkthrough(options: ReadmeWalkthroughOptions): vo
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), `${path.basename(appDir)}-readme-`));
     if (process.env['DATABASE_URL']) database = await createTestDatabase();
-    port = await freePort();
-    service = await startServiceProcess(appDir, {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ...options.env,
-      ...(database?.source.kind === 'postgres' ? { DATABASE_URL: database.source.url } : {}),
-    });
+    // The port is chosen before the start (the service's URLs name it), so another process may
+    // take it in between: then the start fails with EADDRINUSE and another port is tried.
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      try {
+        service = await startServiceProcess(appDir, {
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          ...options.env,
+          ...(database?.source.kind === 'postgres' ? { DATABASE_URL: database.source.url } : {}),
+        });
+        break;
+      } catch (error) {
+        if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+      }
+    }
   }, 120_000);
 
   afterAll(async () => {
