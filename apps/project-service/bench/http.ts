@@ -13,7 +13,7 @@ import {
   benchAgainstBaseline,
   median,
   selected,
-  withDatabase,
+  withClient,
   type BenchResults,
   type Measurement,
   type Scenario,
@@ -35,14 +35,14 @@ function scenarios(databaseUrl: string, deep: string[]): Scenario[] {
   // Writes: eight projects per connection at 64, so no two requests in flight race for one ETag.
   const writeTargets = deep.slice(0, 512);
   const readPaths = (suffix: string) => deep.slice(512, 712).map((uid) => `/projects/${uid}${suffix}`);
-  const bigParent = withDatabase(databaseUrl, async (client) => {
+  const bigParent = withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ uid: string }>(
       `SELECT uid::text AS uid FROM projects WHERE slug = 'project-781'`,
     );
     return rows[0]!.uid;
   });
   const projectRows = () =>
-    withDatabase(databaseUrl, async (client) => {
+    withClient(databaseUrl, async (client) => {
       const { rows } = await client.query<{
         uid: string;
         slug: string;

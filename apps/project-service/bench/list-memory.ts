@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@repo/testing/bench';
+import { freePort, urlOfDatabase } from '@repo/testing/bench';
 import { Client } from 'pg';
 import { mintToken } from '../src/auth/development-token';
 import { migrationRunner } from '../src/db/migration-runner';
@@ -29,9 +29,7 @@ const DATABASE = 'project_service_list_memory';
 function databaseUrl(name: string): string {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('set DATABASE_URL to a PostgreSQL server (the user needs CREATEDB)');
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return urlOfDatabase(base, name);
 }
 
 async function prepareDatabase(): Promise<string> {

@@ -22,13 +22,15 @@ export function databaseName(prefix: string): string {
   );
 }
 
-export function withDatabase(url: string, database: string): string {
+/** The URL of `database` on the server `url` names. */
+export function urlOfDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
 }
 
-export async function withAdminClient<T>(url: string, task: (client: Client) => Promise<T>): Promise<T> {
+/** Runs `task` with one connection to `url`, closed afterwards. */
+export async function withClient<T>(url: string, task: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -51,8 +53,8 @@ export async function prepareDatabaseTemplate(options: {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const template = databaseName(`tmpl_${options.name}`);
-    await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE "${template}"`));
-    await options.migrate({ kind: 'postgres', url: withDatabase(serverUrl, template) });
+    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${template}"`));
+    await options.migrate({ kind: 'postgres', url: urlOfDatabase(serverUrl, template) });
     process.env[templateVariable] = template;
     return;
   }
@@ -74,7 +76,7 @@ export async function dropDatabaseTemplate(): Promise<void> {
   const template = process.env[templateVariable];
   const serverUrl = process.env.DATABASE_URL;
   if (template && serverUrl) {
-    await withAdminClient(serverUrl, (client) =>
+    await withClient(serverUrl, (client) =>
       client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`),
     );
   }

@@ -3,8 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import {
   databaseName,
   templateLocation,
-  withAdminClient,
-  withDatabase,
+  withClient,
+  urlOfDatabase,
   type TestDatabaseSource,
 } from './database-template';
 
@@ -23,13 +23,13 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   if (location.kind === 'postgres') {
     const name = databaseName(`t_${location.template.replace(/^tmpl_/, '')}`.slice(0, 40));
     const template = options.empty ? 'template0' : location.template;
-    await withAdminClient(location.serverUrl, (client) =>
+    await withClient(location.serverUrl, (client) =>
       client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
     );
     return {
-      source: { kind: 'postgres', url: withDatabase(location.serverUrl, name) },
+      source: { kind: 'postgres', url: urlOfDatabase(location.serverUrl, name) },
       drop: () =>
-        withAdminClient(location.serverUrl, (client) =>
+        withClient(location.serverUrl, (client) =>
           client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
         ).then(() => undefined),
     };

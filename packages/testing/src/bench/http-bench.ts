@@ -16,7 +16,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { freePort } from '../ports';
-import { createThrowawayDatabase, dropDatabase, withDatabase } from './postgres';
+import { withClient } from '../database-template';
+import { createThrowawayDatabase, dropDatabase } from './postgres';
 import { median, startServer, type ServerProcess } from './processes';
 import { commit, machine, type BenchResults, type Measurement } from './report';
 import { runScenarios, selected, settingsFromEnvironment, type Scenario } from './rounds';
@@ -84,7 +85,7 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
     await (await startService(database.url)).stop();
     console.log(`seeding ${bench.seed.description}`);
     const seedStarted = performance.now();
-    const { seeded, postgres } = await withDatabase(database.url, async (client) => {
+    const { seeded, postgres } = await withClient(database.url, async (client) => {
       const seeded = await bench.seed.run(client);
       const version = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))
         .rows[0]!.v;

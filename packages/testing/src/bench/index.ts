@@ -8,7 +8,8 @@ export {
   type BaselineResponse,
   type Query,
 } from './baseline-server';
-export { createThrowawayDatabase, dropDatabase, withDatabase, databaseUrl, SERVER_URL } from './postgres';
+export { createThrowawayDatabase, dropDatabase, databaseUrl, SERVER_URL } from './postgres';
+export { urlOfDatabase, withClient } from '../database-template';
 export { median, startServer, type ServerProcess, type StartOptions } from './processes';
 export {
   commit,
