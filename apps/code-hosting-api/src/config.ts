@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './http/login-throttle';
+import { eventsEnvironmentShape, toEventsSettings, type EventsSettings } from './events/events-config';
 import { operationsEnvironmentShape } from './operations-config';
 import {
   ConfigError,
@@ -97,6 +98,8 @@ const environmentSchema = z
     TRUST_PROXY: z.string().default('false').transform(toTrustProxy),
     // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
     ...operationsEnvironmentShape,
+    // NATS, the stream, the outbox: src/events/events-config.ts.
+    ...eventsEnvironmentShape,
   })
   .transform((env, context) => ({ ...env, attachments: toAttachmentSettings(env, context) }));
 
@@ -104,6 +107,8 @@ const environmentSchema = z
 export const CONFIG_VARIABLES = environmentSchema.in.shape;
 
 export interface Config extends RuntimeSettings {
+  /** Change events: undefined when off (NATS_URL unset). */
+  events?: EventsSettings;
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
   settings: ServiceSettings;
@@ -151,6 +156,7 @@ export function loadConfig(
     dataDir: path.resolve(env.DATA_DIR),
     attachments: env.attachments,
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
+    events: toEventsSettings(env),
     settings: {
       defaultPageSize: env.API_DEFAULT_PAGING_NUM,
       maxPageSize: env.API_MAX_RESPONSE_ITEMS,

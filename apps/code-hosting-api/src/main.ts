@@ -5,17 +5,24 @@ import { loadConfig } from './config';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { buildApp } from './http/app';
+import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
 import { sweepAttachmentStorage, sweepSummary } from './attachment-sweep';
 import { createStorage } from './storage/storage-config';
+
+/** How long shutdown spends publishing the events still pending. */
+const EVENTS_STOP_MS = 3000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, config.logFormat);
   const database = await openServiceDatabase(config, logger);
   const storage = createStorage(config.attachments, config.dataDir);
-  const store = createStore(database.prisma);
+  const events =
+    config.events &&
+    startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.rootUrl });
+  const store = createStore(database.prisma, events?.recorder);
 
   const bootstrapped = await accountService(store, config.settings).bootstrapAdmin(
     config.bootstrapAdmin,
@@ -36,6 +43,7 @@ async function main(): Promise<void> {
     settings: config.settings,
     storage,
     metricsToken: config.operations.metricsToken,
+    events,
   });
   const server = http.createServer(service.app);
   // The start-up sweep runs beside the server, never in the way of readiness.
@@ -49,6 +57,8 @@ async function main(): Promise<void> {
     // A sweep still running is cut short: each of its steps is safe to interrupt.
     onSignal: async () => {
       await service.settled();
+      // Publishes what it can in a few seconds; the rest waits in the outbox for the next start.
+      await events?.stop(Date.now() + EVENTS_STOP_MS);
       await storage.close();
       await database.close();
     },

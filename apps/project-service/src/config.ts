@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DEVELOPMENT_ADMIN, type AuthConfig, type VerificationKey } from './auth/auth-config';
 import { UNPAGED_LIST_DEFAULTS, type ConcurrencyLimits } from './http/concurrency-gate';
+import { eventsEnvironmentShape, toEventsSettings, type EventsSettings } from './events/events-config';
 import { operationsEnvironmentShape } from './operations-config';
 import {
   ConfigError,
@@ -34,8 +35,14 @@ const environmentSchema = z.object({
     .max(1000)
     .default(UNPAGED_LIST_DEFAULTS.concurrency),
   UNPAGED_LIST_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(UNPAGED_LIST_DEFAULTS.queueMs),
+  // The service's public URL: the `source` of its change events. http://localhost:<PORT>/ when unset.
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // X-Sync: true waits this long for the write's event to be acknowledged by JetStream.
+  X_SYNC_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
   ...operationsEnvironmentShape,
+  // NATS, the stream, the outbox: src/events/events-config.ts.
+  ...eventsEnvironmentShape,
 });
 
 /** Each variable of the schema and its own schema (the README's table is tested against them). */
@@ -45,6 +52,12 @@ export interface Config extends RuntimeSettings {
   auth: AuthConfig;
   /** The bound of concurrent unpaged lists (for the app's ConcurrencyGate). */
   unpagedLists: ConcurrencyLimits;
+  /** Change events: undefined when off (NATS_URL unset). */
+  events?: EventsSettings;
+  /** The events' `source`. */
+  publicUrl: string;
+  /** X-Sync's bound on waiting for the write's event. */
+  xSyncTimeoutMs: number;
   /** Set when no key was configured outside production: the generated secret, to print a development token. */
   developmentSecret?: string;
 }
@@ -88,5 +101,8 @@ export function loadConfig(
     },
     developmentSecret,
     unpagedLists: { concurrency: env.UNPAGED_LIST_CONCURRENCY, queueMs: env.UNPAGED_LIST_QUEUE_MS },
+    events: toEventsSettings(env),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}/`,
+    xSyncTimeoutMs: env.X_SYNC_TIMEOUT_MS,
   };
 }

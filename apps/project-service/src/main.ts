@@ -6,13 +6,20 @@ import { mintToken } from './auth/development-token';
 import { loadConfig } from './config';
 import { buildApp } from './http/app';
 import { ConcurrencyGate } from './http/concurrency-gate';
+import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
+
+/** How long shutdown spends publishing the events still pending. */
+const EVENTS_STOP_MS = 3000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, config.logFormat);
   const database = await openServiceDatabase(config, logger);
+  const events =
+    config.events &&
+    startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.publicUrl });
 
   const server = http.createServer(
     buildApp({
@@ -21,12 +28,18 @@ async function main(): Promise<void> {
       auth: config.auth,
       metricsToken: config.operations.metricsToken,
       unpagedLists: new ConcurrencyGate(config.unpagedLists),
+      events,
+      xSyncTimeoutMs: config.xSyncTimeoutMs,
     }),
   );
   serve(server, {
     config,
     logger,
-    onSignal: () => database.close(),
+    onSignal: async () => {
+      // Publishes what it can in a few seconds; the rest waits in the outbox for the next start.
+      await events?.stop(Date.now() + EVENTS_STOP_MS);
+      await database.close();
+    },
     onListening: () => {
       if (!config.developmentSecret) return;
       // Development only (never in production, see config.ts): a secret made up for this run, so

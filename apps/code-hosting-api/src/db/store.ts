@@ -1,4 +1,5 @@
 import type { Store } from '../domain/store';
+import type { EventRecorder } from '../events/service-events';
 import type { PrismaClient } from '../generated/prisma/client';
 import { accountStore } from './account-store';
 import { actionStore } from './action-store';
@@ -11,7 +12,8 @@ import { tokenStore } from './token-store';
 // Data access: Prisma queries in, plain records out, one file per aggregate. The rules live
 // in src/domain, which states this contract; these parts only execute what it decides.
 
-export function createStore(prisma: PrismaClient): Store {
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- recorder: used once the stores record events
+export function createStore(prisma: PrismaClient, recorder?: EventRecorder): Store {
   return {
     ...accountStore(prisma),
     ...tokenStore(prisma),

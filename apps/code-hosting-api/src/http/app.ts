@@ -4,6 +4,8 @@ import { pinoHttp } from 'pino-http';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { createStore } from '../db/store';
+import type { ServiceEvents } from '../events/service-events';
+import { wakeRelayAfterWrites } from './event-wakeup';
 import { accountService } from '../domain/accounts';
 import { attachmentService } from '../domain/attachments';
 import { organizationService } from '../domain/organizations';
@@ -34,6 +36,8 @@ export interface AppDependencies {
   storage: Storage;
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
+  /** Change events (NATS_URL set): writes record them. */
+  events?: ServiceEvents;
 }
 
 /** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
@@ -54,8 +58,9 @@ export function buildApp({
   settings = defaultSettings,
   storage,
   metricsToken,
+  events,
 }: AppDependencies): BuiltApp {
-  const store = createStore(database.prisma);
+  const store = createStore(database.prisma, events?.recorder);
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );
@@ -104,6 +109,7 @@ export function buildApp({
       },
     }),
   );
+  app.use(wakeRelayAfterWrites(events?.relay));
   app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   app.use(giteaHealthRoutes(() => database.isReady()));

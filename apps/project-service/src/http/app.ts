@@ -4,11 +4,14 @@ import { pinoHttp } from 'pino-http';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
+import type { ServiceEvents } from '../events/service-events';
+import { projectChangeLog } from '../events/project-events';
 import { PrismaProjectStore } from '../db/project-store';
 import { projectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { redactedRequest } from '../log-secrets';
 import { authenticate } from './authentication';
+import { wakeRelayAfterWrites } from './event-wakeup';
 import { apiDocsRoutes } from './docs/api-docs';
 import type { ConcurrencyGate } from './concurrency-gate';
 import { healthRoutes } from './health';
@@ -27,10 +30,22 @@ export interface AppDependencies {
   unpagedLists?: ConcurrencyGate;
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
+  /** Change events (NATS_URL set): writes record them, X-Sync waits for them. */
+  events?: ServiceEvents;
+  /** X-Sync's bound on waiting for a write's event; 5000 when not given. */
+  xSyncTimeoutMs?: number;
 }
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
-export function buildApp({ database, logger, auth, metricsToken, unpagedLists }: AppDependencies): Express {
+export function buildApp({
+  database,
+  logger,
+  auth,
+  metricsToken,
+  unpagedLists,
+  events,
+  xSyncTimeoutMs = 5000,
+}: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -44,10 +59,13 @@ export function buildApp({ database, logger, auth, metricsToken, unpagedLists }:
       serializers: { req: redactedRequest },
     }),
   );
+  app.use(wakeRelayAfterWrites(events?.relay));
   app.use(requestMetrics(), metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
-  const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma)), {
+  const changes = events && projectChangeLog(events.recorder);
+  const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma, changes)), {
     unpagedLists,
+    sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
   });
   app.use(openApiRoute(routes));
   // The page a person reads the API on, beside the document it shows.

@@ -1,14 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { currentRequestContext, enterRequestContext } from '../request-context';
 
 const acceptableRequestId = /^[\w.:-]{1,128}$/;
 
-const currentRequest = new AsyncLocalStorage<string>();
-
 /** The id of the request whose work is running, for log lines written outside its req.log. */
 export function currentRequestId(): string | undefined {
-  return currentRequest.getStore();
+  return currentRequestContext()?.requestId;
 }
 
 /** Keeps a caller's (or gateway's) X-Request-Id when it is sane, else makes one; echoes it back. */
@@ -17,6 +15,6 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const id = typeof incoming === 'string' && acceptableRequestId.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', id);
   // pino-http asks for the id first thing, so the rest of the request's work runs with it.
-  currentRequest.enterWith(id);
+  enterRequestContext(id);
   return id;
 }

@@ -1,0 +1,174 @@
+// Generated from apps/project-service/src/db/outbox.ts by `npm run sync:copies`: edit that file, not this copy.
+import { randomUUID } from 'node:crypto';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+
+// The transactional outbox (event_outbox, event_sequences): change events written in the
+// transaction of their change, then claimed, published and marked by the relay (src/events/relay.ts).
+
+/** A change to record: the relay builds the CloudEvent from it (src/events/envelope.ts). */
+export interface ChangeEvent {
+  /** The CloudEvents type, e.g. `project.created`. */
+  type: string;
+  /** The subject's aggregate, e.g. `projects`. */
+  aggregate: string;
+  /** The resource's stable id. */
+  resourceId: string;
+  /** The resource as the JSON API answers (already in its wire form). */
+  data: unknown;
+}
+
+/** Who made a change: the request's actor and id, absent for changes made outside requests. */
+export interface ChangeOrigin {
+  actor?: string;
+  requestId?: string;
+}
+
+/** A recorded event, as the relay reads it back. */
+export interface OutboxRow {
+  position: bigint;
+  id: string;
+  aggregate: string;
+  resourceId: string;
+  sequence: bigint;
+  type: string;
+  data: unknown;
+  actor: string | null;
+  requestId: string | null;
+  occurredAt: Date;
+}
+
+type Client = PrismaClient | Prisma.TransactionClient;
+
+/**
+ * Records `event` in the transaction `client` is part of, with the resource's next sequence number;
+ * returns its id. Taking the number locks the resource's event_sequences row until the transaction
+ * ends, so the writes of one resource number their events in commit order.
+ */
+export async function recordEvent(client: Client, event: ChangeEvent, origin: ChangeOrigin): Promise<string> {
+  const id = randomUUID();
+  await client.$executeRaw`
+    WITH next AS (
+      INSERT INTO event_sequences (aggregate, resource_id, last_sequence)
+      VALUES (${event.aggregate}, ${event.resourceId}, 1)
+      ON CONFLICT (aggregate, resource_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + 1
+      RETURNING last_sequence
+    )
+    INSERT INTO event_outbox (id, aggregate, resource_id, sequence, type, data, actor, request_id, occurred_at)
+    SELECT ${id}::uuid, ${event.aggregate}, ${event.resourceId}, next.last_sequence, ${event.type},
+      ${JSON.stringify(event.data)}::jsonb, ${origin.actor ?? null}, ${origin.requestId ?? null}, clock_timestamp()
+    FROM next`;
+  return id;
+}
+
+const ROW_COLUMNS = Prisma.sql`position, id::text AS id, aggregate, resource_id AS "resourceId", sequence, type,
+  data, actor, request_id AS "requestId", occurred_at AS "occurredAt"`;
+
+/**
+ * Claims up to `limit` pending events for `relay` until `claimMs` from now, oldest first, skipping
+ * the resources another relay has a live claim on (so one resource's events are published by one
+ * relay at a time, in order). Claims are taken one relay at a time (a transaction-scoped advisory
+ * lock), so two relays never take events of the same resource in the same instant.
+ */
+export async function claimPending(
+  prisma: PrismaClient,
+  relay: string,
+  limit: number,
+  claimMs: number,
+): Promise<OutboxRow[]> {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('event_outbox:claim'))`;
+    return tx.$queryRaw<OutboxRow[]>`
+      WITH candidates AS (
+        SELECT o.position FROM event_outbox o
+        WHERE o.published_at IS NULL
+          AND (o.claimed_until IS NULL OR o.claimed_until < clock_timestamp() OR o.claimed_by = ${relay})
+          AND NOT EXISTS (
+            SELECT 1 FROM event_outbox b
+            WHERE b.aggregate = o.aggregate AND b.resource_id = o.resource_id AND b.position < o.position
+              AND b.published_at IS NULL AND b.claimed_by <> ${relay} AND b.claimed_until >= clock_timestamp()
+          )
+        ORDER BY o.position
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE event_outbox o
+      SET claimed_by = ${relay}, claimed_until = clock_timestamp() + make_interval(secs => ${claimMs / 1000})
+      FROM candidates c WHERE o.position = c.position
+      RETURNING ${ROW_COLUMNS}`;
+  });
+}
+
+/** Marks events published (their PubAck came back) and ends their claims. */
+export async function markPublished(prisma: PrismaClient, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE event_outbox SET published_at = clock_timestamp(), claimed_by = NULL, claimed_until = NULL
+    WHERE id = ANY(${ids}::uuid[])`;
+}
+
+/** Gives back `relay`'s claims on events it could not publish, for the next attempt (by any relay). */
+export async function releaseClaims(prisma: PrismaClient, relay: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE event_outbox SET claimed_by = NULL, claimed_until = NULL
+    WHERE id = ANY(${ids}::uuid[]) AND claimed_by = ${relay} AND published_at IS NULL`;
+}
+
+/** The events among `ids` that are published (by any relay). */
+export async function publishedAmong(prisma: PrismaClient, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM event_outbox WHERE id = ANY(${ids}::uuid[]) AND published_at IS NOT NULL`;
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Events not yet published, and the age of the oldest (0 when none), by the database's clock. */
+export async function outboxBacklog(prisma: PrismaClient): Promise<{ depth: number; oldestSeconds: number }> {
+  const [row] = await prisma.$queryRaw<{ depth: number; oldest: number | null }[]>`
+    SELECT count(*)::int AS depth,
+      EXTRACT(EPOCH FROM clock_timestamp() - min(occurred_at))::float8 AS oldest
+    FROM event_outbox WHERE published_at IS NULL`;
+  return { depth: row?.depth ?? 0, oldestSeconds: Math.max(0, row?.oldest ?? 0) };
+}
+
+/** Deletes up to `batch` events published before `before`; returns how many. */
+export async function deletePublishedBefore(prisma: PrismaClient, before: Date, batch: number): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM event_outbox WHERE position IN (
+      SELECT position FROM event_outbox
+      WHERE published_at IS NOT NULL AND published_at < ${before}::timestamptz
+      ORDER BY position LIMIT ${batch}
+    )`;
+}
+
+/** Where a replay starts: the events recorded at or after a time, or from an event's id on. */
+export type ReplayStart = { since: Date } | { fromId: string };
+
+/**
+ * Puts the retained events from `start` on back in the relay's queue (same ids), in their order.
+ * Returns how many; undefined when `fromId` names no retained event.
+ */
+export async function requeueForReplay(prisma: PrismaClient, start: ReplayStart): Promise<number | undefined> {
+  if ('fromId' in start) {
+    const [first] = await prisma.$queryRaw<{ position: bigint }[]>`
+      SELECT position FROM event_outbox WHERE id = ${start.fromId}::uuid`;
+    if (!first) return undefined;
+    return prisma.$executeRaw`
+      UPDATE event_outbox SET published_at = NULL WHERE position >= ${first.position} AND published_at IS NOT NULL`;
+  }
+  return prisma.$executeRaw`
+    UPDATE event_outbox SET published_at = NULL
+    WHERE occurred_at >= ${start.since}::timestamptz AND published_at IS NOT NULL`;
+}
+
+/** The last sequence number of each of `resourceIds` (0 for one without events). */
+export async function lastSequences(
+  client: Client,
+  aggregate: string,
+  resourceIds: string[],
+): Promise<Map<string, bigint>> {
+  const rows = await client.$queryRaw<{ resourceId: string; last: bigint }[]>`
+    SELECT resource_id AS "resourceId", last_sequence AS last FROM event_sequences
+    WHERE aggregate = ${aggregate} AND resource_id = ANY(${resourceIds}::text[])`;
+  return new Map(resourceIds.map((id) => [id, rows.find((row) => row.resourceId === id)?.last ?? 0n]));
+}

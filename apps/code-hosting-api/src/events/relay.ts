@@ -1,0 +1,282 @@
+// Generated from apps/project-service/src/events/relay.ts by `npm run sync:copies`: edit that file, not this copy.
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../generated/prisma/client';
+import {
+  claimPending,
+  deletePublishedBefore,
+  markPublished,
+  publishedAmong,
+  releaseClaims,
+  type OutboxRow,
+} from '../db/outbox';
+import type { Logger } from '../logger';
+import { subjectOf, toCloudEvent } from './envelope';
+import { eventPublished } from './event-metrics';
+import type { NatsPublisher } from './nats-connection';
+
+export interface RelayOptions {
+  prisma: PrismaClient;
+  publisher: NatsPublisher;
+  logger: Logger;
+  /** The events' `source`. */
+  source: string;
+  subjectPrefix: string;
+  /** How long published events stay in the outbox. */
+  retentionMs: number;
+  /** Events claimed per round. */
+  batchSize?: number;
+  /** A claim's lifetime: past it, another relay takes the events over (this one died). */
+  claimMs?: number;
+  /** The fallback when no wake-up comes (another replica's writes, a missed signal). */
+  pollMs?: number;
+}
+
+const MAX_BACKOFF_MS = 5000;
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_BATCH = 1000;
+/** Ids this relay published lately, so a waiter arriving after the publish returns at once. */
+const RECENT_IDS = 10_000;
+
+/**
+ * Publishes the outbox to JetStream: claims pending events (oldest first, one relay per resource at
+ * a time), publishes each resource's events in order, marks them after their PubAck. Wakes at once
+ * when this process commits a change (wake()) or NATS comes back, else polls. NATS away: backs off
+ * (with jitter, at most 5 s) and logs once per outage; the writes are not affected.
+ */
+export class OutboxRelay {
+  private readonly id = randomUUID();
+  private readonly batchSize: number;
+  private readonly claimMs: number;
+  private readonly pollMs: number;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeRequested = false;
+  private wakeIdle: () => void = () => {};
+  private failures = 0;
+  private outageStarted: number | undefined;
+  private lastPrune = 0;
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly recent = new Set<string>();
+
+  constructor(private readonly options: RelayOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.claimMs = options.claimMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** A change was committed here: publish now rather than at the next poll (but not during an outage's backoff). */
+  wake(): void {
+    if (this.outageStarted !== undefined) return;
+    this.wakeRequested = true;
+    this.wakeIdle();
+  }
+
+  /** NATS is back: end the backoff and publish now. */
+  retryNow(): void {
+    this.wakeRequested = true;
+    this.wakeIdle();
+  }
+
+  /**
+   * Resolves true once every event of `ids` is published (by this relay or another replica's), or
+   * false after `timeoutMs`.
+   */
+  async awaitPublished(ids: string[], timeoutMs: number): Promise<boolean> {
+    const pending = new Set(ids.filter((id) => !this.recent.has(id)));
+    if (pending.size === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      let settled = false;
+      const finish = (published: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        clearInterval(check);
+        for (const id of ids) this.waiters.get(id)?.delete(onPublished);
+        resolve(published);
+      };
+      const onPublished = () => {
+        for (const id of pending) if (this.recent.has(id)) pending.delete(id);
+        if (pending.size === 0) finish(true);
+      };
+      for (const id of pending) {
+        const set = this.waiters.get(id) ?? new Set();
+        set.add(onPublished);
+        this.waiters.set(id, set);
+      }
+      const deadline = setTimeout(() => finish(false), timeoutMs);
+      // Another replica's relay may publish it (it held the resource's claim): ask the database now and then.
+      const check = setInterval(() => {
+        publishedAmong(this.options.prisma, [...pending]).then(
+          (published) => {
+            for (const id of published) pending.delete(id);
+            if (pending.size === 0) finish(true);
+          },
+          () => {},
+        );
+      }, 250);
+    });
+  }
+
+  /**
+   * Stops the loop, then publishes what it can until `deadline` (epoch ms); what is left waits in
+   * the outbox for the next start (or another replica).
+   */
+  async stop(deadline: number): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wakeIdle();
+    await this.loop;
+    while (Date.now() < deadline && this.options.publisher.isConnected()) {
+      try {
+        if ((await this.publishRound()) === 0) break;
+      } catch {
+        break;
+      }
+    }
+  }
+
+  /** Publishes until nothing is pending or `deadline` passes; returns how many (commands use it). */
+  async drain(deadline: number): Promise<number> {
+    let total = 0;
+    while (Date.now() < deadline) {
+      try {
+        const published = await this.publishRound();
+        this.recovered();
+        if (published === 0) return total;
+        total += published;
+      } catch (error) {
+        this.failed(error);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(this.backoffMs(), deadline - Date.now())));
+      }
+    }
+    return total;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let published = 0;
+      try {
+        published = await this.publishRound();
+        this.recovered();
+        await this.pruneWhenDue();
+      } catch (error) {
+        this.failed(error);
+        await this.sleep(this.backoffMs());
+        continue;
+      }
+      // A full batch: more are likely waiting.
+      if (published < this.batchSize) await this.sleep(this.pollMs);
+    }
+  }
+
+  /** One round: claim, publish per resource in order, mark. Throws after marking when a publish failed. */
+  private async publishRound(): Promise<number> {
+    this.wakeRequested = false;
+    const rows = await claimPending(this.options.prisma, this.id, this.batchSize, this.claimMs);
+    if (rows.length === 0) return 0;
+    const byResource = new Map<string, OutboxRow[]>();
+    for (const row of rows) {
+      const key = `${row.aggregate}\u0000${row.resourceId}`;
+      byResource.set(key, [...(byResource.get(key) ?? []), row]);
+    }
+    const published: string[] = [];
+    const unpublished: string[] = [];
+    let failure: unknown;
+    await Promise.all(
+      [...byResource.values()].map(async (events) => {
+        for (const [index, row] of events.entries()) {
+          try {
+            await this.publishOne(row);
+            published.push(row.id);
+          } catch (error) {
+            // The rest of this resource's events wait: publishing them now would break its order.
+            failure ??= error;
+            unpublished.push(...events.slice(index).map((event) => event.id));
+            return;
+          }
+        }
+      }),
+    );
+    await markPublished(this.options.prisma, published);
+    this.remember(published);
+    await releaseClaims(this.options.prisma, this.id, unpublished);
+    if (failure !== undefined) throw failure;
+    return published.length;
+  }
+
+  private async publishOne(row: OutboxRow): Promise<void> {
+    const event = toCloudEvent(row, this.options.source);
+    const started = performance.now();
+    await this.options.publisher.publish(
+      subjectOf(this.options.subjectPrefix, row.aggregate, row.resourceId, row.type),
+      JSON.stringify(event),
+      row.id,
+    );
+    eventPublished(row.type, (performance.now() - started) / 1000);
+  }
+
+  private remember(ids: string[]): void {
+    for (const id of ids) {
+      this.recent.add(id);
+      if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value as string);
+      const waiting = this.waiters.get(id);
+      if (waiting) {
+        this.waiters.delete(id);
+        for (const notify of waiting) notify();
+      }
+    }
+  }
+
+  private async pruneWhenDue(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    const before = new Date(Date.now() - this.options.retentionMs);
+    // Bounded per round, so a large backlog of old rows never holds the relay for long.
+    for (let round = 0; round < 10; round += 1) {
+      if ((await deletePublishedBefore(this.options.prisma, before, PRUNE_BATCH)) < PRUNE_BATCH) return;
+    }
+  }
+
+  private failed(error: unknown): void {
+    this.failures += 1;
+    if (this.outageStarted !== undefined) return;
+    this.outageStarted = Date.now();
+    this.options.logger.warn(
+      { err: error },
+      'events: cannot publish; writes go on, events wait in the outbox (events_outbox_depth)',
+    );
+  }
+
+  private recovered(): void {
+    this.failures = 0;
+    if (this.outageStarted === undefined) return;
+    const seconds = Math.round((Date.now() - this.outageStarted) / 100) / 10;
+    this.outageStarted = undefined;
+    this.options.logger.info({ outageSeconds: seconds }, 'events: publishing again');
+  }
+
+  /** Exponential from 100 ms, at most 5 s, with full jitter on the upper half. */
+  private backoffMs(): number {
+    const ceiling = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(this.failures, 10));
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
+  /** Waits `ms`, or less when woken (a commit here, NATS back, stop). */
+  private sleep(ms: number): Promise<void> {
+    if (this.wakeRequested || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeIdle = done;
+    });
+  }
+}

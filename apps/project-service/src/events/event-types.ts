@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ProjectBase, ProjectFull, ProjectSettings } from '../http/schemas';
+
+/** One type of change event: its subject's aggregate, what it means, and its `data`. */
+export interface EventTypeDefinition {
+  type: string;
+  aggregate: string;
+  summary: string;
+  data: z.ZodType;
+}
+
+export const SettingsUpdatedData = ProjectSettings.extend({
+  previous: ProjectSettings.describe('the settings as GET settings showed them before the write'),
+}).openapi('ProjectSettingsUpdated');
+
+/** Every event project-service publishes (the AsyncAPI document lists these). */
+export const EVENT_TYPES: readonly EventTypeDefinition[] = [
+  {
+    type: 'project.created',
+    aggregate: 'projects',
+    summary: 'A project was created; data is the POST /projects response.',
+    data: ProjectFull,
+  },
+  {
+    type: 'project.updated',
+    aggregate: 'projects',
+    summary: "A project's base information changed; data is the PUT /projects/{uid} response.",
+    data: ProjectBase,
+  },
+  {
+    type: 'project.settings_updated',
+    aggregate: 'projects',
+    summary:
+      "A project's settings changed; data is the PUT /projects/{uid}/settings response, with `previous`, the settings before.",
+    data: SettingsUpdatedData,
+  },
+  {
+    type: 'project.deleted',
+    aggregate: 'projects',
+    summary: 'A project was deleted; data is the project as GET /projects/{uid} showed it just before.',
+    data: ProjectBase,
+  },
+  {
+    type: 'project.snapshot',
+    aggregate: 'projects',
+    summary:
+      'The current state of a project, published by the snapshot command (its `sequence` is the last change event it includes).',
+    data: ProjectFull,
+  },
+];

@@ -1,0 +1,81 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { recordEvent, type ChangeEvent } from '../db/outbox';
+import type { Logger } from '../logger';
+import { currentRequestContext } from '../request-context';
+import { observeOutbox } from './event-metrics';
+import type { EventsSettings } from './events-config';
+import { NatsPublisher } from './nats-connection';
+import { OutboxRelay } from './relay';
+
+/** Records change events in the transaction of their change (the stores call it). */
+export interface EventRecorder {
+  /** Records `event` in `transaction`; returns its id. */
+  record(transaction: Prisma.TransactionClient, event: ChangeEvent): Promise<string>;
+}
+
+/** A running service's change events: the recorder the stores use, the relay, the NATS connection. */
+export interface ServiceEvents {
+  recorder: EventRecorder;
+  relay: OutboxRelay;
+  publisher: NatsPublisher;
+  /** Publishes what it can until `deadline` (epoch ms), then closes the connection. */
+  stop(deadline: number): Promise<void>;
+}
+
+/**
+ * The recorder of events made by requests (and by commands, without a request): the actor and the
+ * request id come from the request's context, and the ids go back to it (X-Sync waits for them).
+ */
+export const outboxRecorder: EventRecorder = {
+  async record(transaction, event) {
+    const context = currentRequestContext();
+    const id = await recordEvent(transaction, event, {
+      actor: context?.actor,
+      requestId: context?.requestId,
+    });
+    context?.recordedEvents.push(id);
+    return id;
+  },
+};
+
+export interface ServiceEventsOptions {
+  settings: EventsSettings;
+  prisma: PrismaClient;
+  logger: Logger;
+  /** The events' `source`: the service's public URL. */
+  source: string;
+  /** False for commands that only publish what they requeue (drain) rather than run a loop. */
+  startRelay?: boolean;
+}
+
+/** Connects to NATS (in the background) and starts the relay. */
+export function startServiceEvents({
+  settings,
+  prisma,
+  logger,
+  source,
+  startRelay = true,
+}: ServiceEventsOptions): ServiceEvents {
+  let relay: OutboxRelay | undefined;
+  const publisher = new NatsPublisher(settings, logger, () => relay?.retryNow());
+  relay = new OutboxRelay({
+    prisma,
+    publisher,
+    logger,
+    source,
+    subjectPrefix: settings.stream.subjectPrefix,
+    retentionMs: settings.retentionMs,
+  });
+  observeOutbox(prisma);
+  if (startRelay) relay.start();
+  const running = relay;
+  return {
+    recorder: outboxRecorder,
+    relay: running,
+    publisher,
+    async stop(deadline) {
+      await running.stop(deadline);
+      await publisher.close();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { RequestHandler } from 'express';
+import { currentRequestContext } from '../request-context';
+
+/**
+ * Wakes the event relay once a request that recorded change events has been answered (its
+ * transaction committed), so they are published at once rather than at the relay's next poll.
+ */
+export function wakeRelayAfterWrites(relay: { wake(): void } | undefined): RequestHandler {
+  return (_req, res, next) => {
+    const context = currentRequestContext();
+    if (relay && context) {
+      res.on('finish', () => {
+        if (context.recordedEvents.length > 0) relay.wake();
+      });
+    }
+    next();
+  };
+}
