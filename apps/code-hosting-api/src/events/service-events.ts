@@ -57,9 +57,10 @@ export function startServiceEvents({
   source,
   startRelay = true,
 }: ServiceEventsOptions): ServiceEvents {
-  let relay: OutboxRelay | undefined;
-  const publisher = new NatsPublisher(settings, logger, () => relay?.retryNow());
-  relay = new OutboxRelay({
+  // The publisher calls back when NATS is (back) up; the relay exists by then.
+  const relayRef: { current?: OutboxRelay } = {};
+  const publisher = new NatsPublisher(settings, logger, () => relayRef.current?.retryNow());
+  const relay = new OutboxRelay({
     prisma,
     publisher,
     logger,
@@ -67,15 +68,15 @@ export function startServiceEvents({
     subjectPrefix: settings.stream.subjectPrefix,
     retentionMs: settings.retentionMs,
   });
+  relayRef.current = relay;
   observeOutbox(prisma);
   if (startRelay) relay.start();
-  const running = relay;
   return {
     recorder: outboxRecorder,
-    relay: running,
+    relay,
     publisher,
     async stop(deadline) {
-      await running.stop(deadline);
+      await relay.stop(deadline);
       await publisher.close();
     },
   };

@@ -73,6 +73,20 @@ export async function findProject(
   return row && projectOf(row);
 }
 
+/**
+ * The project with its members, its row locked until the transaction ends (a write's "before"
+ * that no other write can change meanwhile); undefined when it does not exist.
+ */
+export async function findProjectForUpdate(
+  transaction: Prisma.TransactionClient,
+  uid: string,
+): Promise<Project | undefined> {
+  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`
+    SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM projects p WHERE p.uid = ${uid}::uuid FOR UPDATE OF p`;
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
 /** The project without its members, and the caller's memberships; undefined when it does not exist. */
 export async function readProjectCore(
   client: Prisma.TransactionClient,

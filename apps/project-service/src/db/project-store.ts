@@ -21,8 +21,9 @@ import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
-import { findProject, readProject, readProjectCore } from './project-read';
-import { insertProject, writeSettings } from './project-write';
+import type { ProjectChangeLog } from './project-change-log';
+import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
+import { insertProject, writeSettings, writeSettingsInTransaction } from './project-write';
 import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
@@ -32,9 +33,16 @@ function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefi
   return allowed === undefined ? undefined : { in: allowed };
 }
 
-/** The Prisma implementation of the domain's ProjectStore. */
+/**
+ * The Prisma implementation of the domain's ProjectStore. With a change log (events on), each write
+ * is one transaction that also reads the result back and records its event; without, the writes
+ * keep their fewest statements.
+ */
 export class PrismaProjectStore implements ProjectStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly changes?: ProjectChangeLog,
+  ) {}
 
   membership(uid: string, principal: string): Promise<ChainMembership | undefined> {
     return membershipAlongChain(this.prisma, uid, principal);
@@ -53,6 +61,19 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
+    const changes = this.changes;
+    if (changes) {
+      try {
+        return await this.prisma.$transaction(async (transaction) => {
+          const created = await findProject(transaction, await insertProject(transaction, project));
+          if (!created) throw new Error('a project inserted by this transaction is missing');
+          await changes(transaction, { type: 'project.created', project: created });
+          return { kind: 'written' as const, value: created };
+        });
+      } catch (error) {
+        return constraintOutcome(error);
+      }
+    }
     let uid: string;
     try {
       uid = await insertProject(this.prisma, project);
@@ -70,45 +91,27 @@ export class PrismaProjectStore implements ProjectStore {
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
     try {
+      const changes = this.changes;
+      if (changes) {
+        return await this.prisma.$transaction(async (transaction) => {
+          const outcome =
+            (await conditionalBaseUpdate(transaction, uid, update, allowed)) ||
+            (await baseUpdateWithParent(transaction, uid, update, allowed));
+          if (outcome === 'cycle') return { kind: 'cycle' as const };
+          const project = await findProject(transaction, uid);
+          if (!project) return { kind: 'missing' as const };
+          if (outcome === 0) return { kind: 'stale' as const };
+          await changes(transaction, { type: 'project.updated', project });
+          return { kind: 'written' as const, value: project };
+        });
+      }
       // The common case, the parent as stored: one conditional UPDATE, the parent's equality part
       // of its WHERE (a concurrent move makes it match nothing, and the path below decides).
-      const { count } = await this.prisma.project.updateMany({
-        where: { uid, baseRevision: revisionCondition(allowed), parentUid: update.parentUid ?? null },
-        data: { ...baseColumns(update), baseRevision: { increment: 1 }, updatedAt: new Date() },
-      });
+      const count = await conditionalBaseUpdate(this.prisma, uid, update, allowed);
       if (count > 0) return this.afterConditionalWrite(uid, count);
-      const outcome = await this.prisma.$transaction(async (transaction) => {
-        const [current] = await transaction.$queryRaw<{ parent_uid: string | null }[]>`
-          SELECT parent_uid::text AS parent_uid FROM projects WHERE uid = ${uid}::uuid`;
-        // Only a move under another project can close a cycle.
-        const newParent = update.parentUid;
-        const moves = current !== undefined && newParent !== undefined && newParent !== current.parent_uid;
-        if (moves) {
-          // Moves are serialized: two concurrent moves (A under B, B under A) would each
-          // pass a cycle check that only sees the committed tree.
-          await transaction.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('project-service:tree-moves'))`;
-          const [{ within } = { within: false }] = await transaction.$queryRaw<{ within: boolean }[]>`
-            WITH RECURSIVE chain AS (
-              SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${newParent}::uuid
-              UNION ALL
-              SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
-              WHERE c.depth < ${MAX_DEPTH}
-            )
-            SELECT EXISTS (SELECT 1 FROM chain WHERE uid = ${uid}::uuid) AS within`;
-          if (within) return 'cycle' as const;
-        }
-        // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
-        const { count } = await transaction.project.updateMany({
-          where: { uid, baseRevision: revisionCondition(allowed) },
-          data: {
-            ...baseColumns(update),
-            parentUid: update.parentUid ?? null,
-            baseRevision: { increment: 1 },
-            updatedAt: new Date(),
-          },
-        });
-        return count;
-      });
+      const outcome = await this.prisma.$transaction((transaction) =>
+        baseUpdateWithParent(transaction, uid, update, allowed),
+      );
       if (outcome === 'cycle') return { kind: 'cycle' };
       return this.afterConditionalWrite(uid, outcome);
     } catch (error) {
@@ -121,6 +124,21 @@ export class PrismaProjectStore implements ProjectStore {
     update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
+    const changes = this.changes;
+    if (changes) {
+      return this.prisma.$transaction(async (transaction) => {
+        // The settings before, locked: the event's `previous` is exactly what this write replaced.
+        const previous = await findProjectForUpdate(transaction, uid);
+        if (!previous) return { kind: 'missing' as const };
+        if ((await writeSettingsInTransaction(transaction, uid, update, allowed)) === 0) {
+          return { kind: 'stale' as const };
+        }
+        const project = await findProject(transaction, uid);
+        if (!project) throw new Error('a project locked by this transaction is missing');
+        await changes(transaction, { type: 'project.settings_updated', project, previous });
+        return { kind: 'written' as const, value: project };
+      });
+    }
     const count = await writeSettings(this.prisma, uid, update, allowed);
     return this.afterConditionalWrite(uid, count);
   }
@@ -132,6 +150,25 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   async delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome> {
+    const changes = this.changes;
+    if (changes) {
+      try {
+        return await this.prisma.$transaction(async (transaction) => {
+          // The project as it was just before, locked so that is what the delete removes.
+          const project = await findProjectForUpdate(transaction, uid);
+          if (!project) return { kind: 'missing' as const };
+          const { count } = await transaction.project.deleteMany({
+            where: { uid, baseRevision: revisionCondition(allowed) },
+          });
+          if (count === 0) return { kind: 'stale' as const };
+          await changes(transaction, { type: 'project.deleted', project });
+          return { kind: 'deleted' as const };
+        });
+      } catch (error) {
+        if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
+        throw error;
+      }
+    }
     try {
       const { count } = await this.prisma.project.deleteMany({
         where: { uid, baseRevision: revisionCondition(allowed) },
@@ -175,6 +212,62 @@ export class PrismaProjectStore implements ProjectStore {
       },
     );
   }
+}
+
+/** The base write when the parent stays as stored: one conditional UPDATE; the number of rows written. */
+async function conditionalBaseUpdate(
+  client: PrismaClient | Prisma.TransactionClient,
+  uid: string,
+  update: ProjectBaseUpdate,
+  allowed: AllowedRevisions,
+): Promise<number> {
+  const { count } = await client.project.updateMany({
+    where: { uid, baseRevision: revisionCondition(allowed), parentUid: update.parentUid ?? null },
+    data: { ...baseColumns(update), baseRevision: { increment: 1 }, updatedAt: new Date() },
+  });
+  return count;
+}
+
+/**
+ * The base write that may move the project (or found the stored parent changed): the cycle check
+ * and the conditional UPDATE, in the caller's transaction. The rows written, or 'cycle'.
+ */
+async function baseUpdateWithParent(
+  transaction: Prisma.TransactionClient,
+  uid: string,
+  update: ProjectBaseUpdate,
+  allowed: AllowedRevisions,
+): Promise<number | 'cycle'> {
+  const [current] = await transaction.$queryRaw<{ parent_uid: string | null }[]>`
+    SELECT parent_uid::text AS parent_uid FROM projects WHERE uid = ${uid}::uuid`;
+  // Only a move under another project can close a cycle.
+  const newParent = update.parentUid;
+  const moves = current !== undefined && newParent !== undefined && newParent !== current.parent_uid;
+  if (moves) {
+    // Moves are serialized: two concurrent moves (A under B, B under A) would each
+    // pass a cycle check that only sees the committed tree.
+    await transaction.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('project-service:tree-moves'))`;
+    const [{ within } = { within: false }] = await transaction.$queryRaw<{ within: boolean }[]>`
+      WITH RECURSIVE chain AS (
+        SELECT uid, parent_uid, 0 AS depth FROM projects WHERE uid = ${newParent}::uuid
+        UNION ALL
+        SELECT p.uid, p.parent_uid, c.depth + 1 FROM projects p JOIN chain c ON p.uid = c.parent_uid
+        WHERE c.depth < ${MAX_DEPTH}
+      )
+      SELECT EXISTS (SELECT 1 FROM chain WHERE uid = ${uid}::uuid) AS within`;
+    if (within) return 'cycle';
+  }
+  // The If-Match check is part of the UPDATE's WHERE: check and write are one atomic statement.
+  const { count } = await transaction.project.updateMany({
+    where: { uid, baseRevision: revisionCondition(allowed) },
+    data: {
+      ...baseColumns(update),
+      parentUid: update.parentUid ?? null,
+      baseRevision: { increment: 1 },
+      updatedAt: new Date(),
+    },
+  });
+  return count;
 }
 
 function constraintOutcome(error: unknown): WriteOutcome<never> {

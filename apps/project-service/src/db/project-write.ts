@@ -48,20 +48,31 @@ export async function writeSettings(
       SELECT count(*) AS written FROM updated`;
     return Number(rows[0]?.written ?? 0);
   }
+  return prisma.$transaction((transaction) => writeSettingsInTransaction(transaction, uid, update, allowed));
+}
+
+/**
+ * The settings write as two statements of the caller's transaction: the conditional UPDATE (which
+ * takes the row lock), then the members, with a snapshot taken once the lock is held.
+ */
+export async function writeSettingsInTransaction(
+  transaction: Prisma.TransactionClient,
+  uid: string,
+  update: ProjectSettingsUpdate,
+  allowed: AllowedRevisions,
+): Promise<number> {
   const revisionMatches =
     allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  return prisma.$transaction(async (transaction) => {
-    const written = await transaction.$executeRaw`${settingsUpdate(uid, update, revisionMatches)}`;
-    if (written === 0) return 0;
-    await transaction.$executeRaw`
-      WITH wanted AS (
-        ${membersTable(members)}
-      ), removed AS (
-        ${removedMembers(uid, Prisma.sql`TRUE`)}
-      )
-      ${upsertedMembers(uid, Prisma.sql`TRUE`)}`;
-    return written;
-  });
+  const written = await transaction.$executeRaw`${settingsUpdate(uid, update, revisionMatches)}`;
+  if (written === 0) return 0;
+  await transaction.$executeRaw`
+    WITH wanted AS (
+      ${membersTable(memberRows(update))}
+    ), removed AS (
+      ${removedMembers(uid, Prisma.sql`TRUE`)}
+    )
+    ${upsertedMembers(uid, Prisma.sql`TRUE`)}`;
+  return written;
 }
 
 /** The conditional UPDATE of a project's settings columns and revision, returning its uid. */

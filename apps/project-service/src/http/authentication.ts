@@ -2,6 +2,7 @@ import { unauthorized } from '@repo/http-errors';
 import type { RequestHandler, Response } from 'express';
 import type { TokenVerifier } from '../auth/token-verifier';
 import type { Caller } from '../domain/caller';
+import { setRequestActor } from '../request-context';
 import { authentications, authorizationOutcome, authorizations } from './project-metrics';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
@@ -28,6 +29,8 @@ export function authenticate(verifyToken: TokenVerifier): RequestHandler {
     authentications.inc({ outcome: 'accepted' });
     res.once('finish', () => authorizations.inc({ outcome: authorizationOutcome(res.statusCode) }));
     res.locals['authentication'] = { caller } satisfies Authentication;
+    // The `actor` of the change events this request's writes record.
+    setRequestActor(caller.principal);
     next();
   };
 }

@@ -17,6 +17,7 @@ import {
   projectSettingsOf,
   projectSettingsUpdateOf,
 } from './project-representations';
+import { settleSync, syncStatusHeader, type SyncOptions } from './x-sync';
 import { RouteTable, type ResponseHeaders, type RouteAuth, type RouteContext } from './route-table';
 import {
   ListProjectsQuery,
@@ -62,6 +63,9 @@ function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
 ) {
   return { status: 200, description, headers: etagHeader, representation };
 }
+
+/** A write's response: its ETag and, when X-Sync asked for it, X-Sync-Status. */
+const writeHeaders: ResponseHeaders = { ...etagHeader, ...syncStatusHeader };
 
 /** GET with If-None-Match: 304 when the client's copy is current. */
 function sendCurrent<Value>(
@@ -116,12 +120,15 @@ function tooManyUnpagedLists() {
 export interface ProjectRouteOptions {
   /** Bounds the unpaged lists streaming at once (each holds a batch in memory and a connection). */
   unpagedLists?: ConcurrencyGate;
+  /** What X-Sync waits on; X-Sync-Status is `disabled` without a relay. */
+  sync?: SyncOptions;
 }
 
 /** The seven operations of the seed: parse (the table does), call the use case, convert, send. */
 export function projectRoutes(projects: ProjectService, options: ProjectRouteOptions = {}): RouteTable {
   const table = new RouteTable();
   const unpagedLists = options.unpagedLists ?? new ConcurrencyGate(UNPAGED_LIST_DEFAULTS);
+  const sync = options.sync ?? { timeoutMs: 5000 };
 
   table.add({
     method: 'get',
@@ -184,11 +191,12 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     query: VersionQuery,
     body: 'CreateProjectRequest',
     headers: CreateHeaders,
-    response: { status: 201, description: 'created', headers: etagHeader, representation: 'ProjectFull' },
+    response: { status: 201, description: 'created', headers: writeHeaders, representation: 'ProjectFull' },
     errors: [400, 401, 403, 406, 409, 415, 500, 503],
     auth: bearer,
-    async handle({ req, res, caller, body, send }) {
+    async handle({ req, res, caller, headers, body, send }) {
       const project = await projects.create(caller, newProjectOf(body));
+      await settleSync(res, headers['X-Sync'], sync);
       res.setHeader('Location', `${req.baseUrl}/projects/${project.uid}`);
       send(projectFullOf(project), { etag: etagOf('base', project.baseRevision) });
     },
@@ -215,16 +223,17 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     operationId: 'update-project-base',
     ...writeOneProject,
     body: 'UpdateProjectBaseRequest',
-    response: representationWithEtag('updated', 'ProjectBase'),
+    response: { ...representationWithEtag('updated', 'ProjectBase'), headers: writeHeaders },
     errors: [400, 401, 403, 404, 406, 409, 412, 415, 500, 503],
     auth: bearer,
-    async handle({ caller, params, headers, body, send }) {
+    async handle({ res, caller, params, headers, body, send }) {
       const project = await projects.updateBase(
         caller,
         params.uid.toLowerCase(),
         projectBaseUpdateOf(body),
         revisionsAllowedBy(headers['If-Match'], 'base'),
       );
+      await settleSync(res, headers['X-Sync'], sync);
       send(projectBaseOf(project), { etag: etagOf('base', project.baseRevision) });
     },
   });
@@ -234,7 +243,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     path: '/projects/{uid}',
     operationId: 'delete-project',
     ...writeOneProject,
-    response: { status: 204, description: 'deleted' },
+    response: { status: 204, description: 'deleted', headers: syncStatusHeader },
     errors: [400, 401, 403, 404, 409, 412, 500, 503],
     auth: bearer,
     async handle({ res, caller, params, headers }) {
@@ -243,6 +252,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
         params.uid.toLowerCase(),
         revisionsAllowedBy(headers['If-Match'], 'base'),
       );
+      await settleSync(res, headers['X-Sync'], sync);
       res.status(204).end();
     },
   });
@@ -268,16 +278,17 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     operationId: 'update-project-settings',
     ...writeOneProject,
     body: 'UpdateProjectSettingsRequest',
-    response: representationWithEtag('updated', 'ProjectSettings'),
+    response: { ...representationWithEtag('updated', 'ProjectSettings'), headers: writeHeaders },
     errors: [400, 401, 403, 404, 406, 412, 415, 500, 503],
     auth: bearer,
-    async handle({ caller, params, headers, body, send }) {
+    async handle({ res, caller, params, headers, body, send }) {
       const project = await projects.updateSettings(
         caller,
         params.uid.toLowerCase(),
         projectSettingsUpdateOf(body),
         revisionsAllowedBy(headers['If-Match'], 'settings'),
       );
+      await settleSync(res, headers['X-Sync'], sync);
       send(projectSettingsOf(project), { etag: etagOf('settings', project.settingsRevision) });
     },
   });

@@ -361,7 +361,10 @@ export const VersionParameter = z
 export const SyncHeader = z
   .enum(['true', 'false'])
   .optional()
-  .openapi({ description: 'perform the operation synchronously' });
+  .openapi({
+    description:
+      "true: the response waits (at most X_SYNC_TIMEOUT_MS) until the write's change event is acknowledged by JetStream, and says so in X-Sync-Status",
+  });
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
 export const ListProjectsQuery = z.object({

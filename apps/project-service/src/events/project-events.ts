@@ -1,0 +1,28 @@
+import type { ProjectChange, ProjectChangeLog } from '../db/project-change-log';
+import { projectBaseOf, projectFullOf, projectSettingsOf } from '../http/project-representations';
+import type { EventRecorder } from './service-events';
+
+/** `data` of a change's event: the representation the JSON API answered the write with. */
+function dataOf(change: ProjectChange): unknown {
+  switch (change.type) {
+    case 'project.created':
+      return projectFullOf(change.project);
+    case 'project.updated':
+    case 'project.deleted':
+      return projectBaseOf(change.project);
+    case 'project.settings_updated':
+      return { ...projectSettingsOf(change.project), previous: projectSettingsOf(change.previous) };
+  }
+}
+
+/** The store's change log: each change recorded as a `projects.<uid>.<action>` event. */
+export function projectChangeLog(recorder: EventRecorder): ProjectChangeLog {
+  return async (transaction, change) => {
+    await recorder.record(transaction, {
+      type: change.type,
+      aggregate: 'projects',
+      resourceId: change.project.uid,
+      data: dataOf(change),
+    });
+  };
+}
