@@ -1,5 +1,7 @@
-import { prepareDatabaseTemplate } from '@repo/testing';
+import { announceSkippedEventTests, prepareDatabaseTemplate } from '@repo/testing';
 import { migrationRunner } from '../src/db/migration-runner';
 
-export default () =>
-  prepareDatabaseTemplate({ name: 'project_service', migrate: migrationRunner.applyMigrations });
+export default () => {
+  announceSkippedEventTests();
+  return prepareDatabaseTemplate({ name: 'project_service', migrate: migrationRunner.applyMigrations });
+};

@@ -44,6 +44,23 @@ export {
   type ScriptOutcome,
 } from './readme-walkthrough';
 export { freePort } from './ports';
+export {
+  natsUrlForTests,
+  announceSkippedEventTests,
+  findNatsServer,
+  natsTestsRequired,
+  natsServerForTests,
+  startNatsServer,
+  uniqueEventNames,
+  watchEvents,
+  deleteStream,
+  streamInfo,
+  type NatsServerLookup,
+  type NatsServer,
+  type ReceivedEvent,
+  type EventWatch,
+  type StreamSummary,
+} from './nats';
 export { rawHttp, type RawRequest, type RawResponse } from './raw-http';
 export { createServiceHome, type ServiceHome } from './service-home';
 export { describeUnusableDatabase, type UnusableDatabaseOptions } from './suites/unusable-database';
