@@ -19,7 +19,12 @@ async function main(): Promise<void> {
   const database = await openServiceDatabase(config, logger);
   const events =
     config.events &&
-    startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.publicUrl });
+    startServiceEvents({
+      settings: config.events,
+      prisma: database.prisma,
+      logger,
+      source: config.publicUrl,
+    });
 
   const server = http.createServer(
     buildApp({

@@ -3,6 +3,8 @@ import type { AuthConfig } from '../src/auth/auth-config';
 import { connectPrisma } from '../src/db/database';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/http/app';
+import { startServiceEvents } from '../src/events/service-events';
+import type { EventsSettings } from '../src/events/events-config';
 import { observeDatabasePool, recordQuery } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
 
@@ -28,6 +30,37 @@ export interface TestAppOptions {
   metricsToken?: string;
   /** Sees every database statement as it runs (besides the metrics), to count round trips. */
   onQuery?: (sql: string) => void;
+  /** Change events on: publishes to this NATS, on this stream (test/events/). */
+  events?: TestEventsOptions;
+}
+
+export interface TestEventsOptions {
+  natsUrl: string;
+  stream: string;
+  subjectPrefix: string;
+  /** The events' `source`; http://project-service.test/ when not given. */
+  source?: string;
+  xSyncTimeoutMs?: number;
+  publishTimeoutMs?: number;
+}
+
+export const TEST_EVENTS_SOURCE = 'http://project-service.test/';
+
+/** Events settings as config.ts would make them from NATS_URL, EVENTS_STREAM and EVENTS_SUBJECT_PREFIX. */
+export function testEventsSettings(options: TestEventsOptions): EventsSettings {
+  return {
+    natsUrl: options.natsUrl,
+    stream: {
+      name: options.stream,
+      subjectPrefix: options.subjectPrefix,
+      replicas: 1,
+      maxAgeMs: 3_600_000,
+      maxBytes: -1,
+      duplicateWindowMs: 120_000,
+    },
+    retentionMs: 3_600_000,
+    publishTimeoutMs: options.publishTimeoutMs ?? 2000,
+  };
 }
 
 /** The real app over this test file's own database, its queries timed as main.ts times them. */
@@ -48,8 +81,29 @@ export async function createTestApp(
   observeDatabasePool(database);
   const level = options.logLevel ?? process.env.LOG_LEVEL ?? 'silent';
   const logger = createLogger(level, options.logDestination);
-  const app = buildApp({ database, logger, auth, metricsToken: options.metricsToken });
-  return { app, close: () => database.close() };
+  const events =
+    options.events &&
+    startServiceEvents({
+      settings: testEventsSettings(options.events),
+      prisma: database.prisma,
+      logger,
+      source: options.events.source ?? TEST_EVENTS_SOURCE,
+    });
+  const app = buildApp({
+    database,
+    logger,
+    auth,
+    metricsToken: options.metricsToken,
+    events,
+    xSyncTimeoutMs: options.events?.xSyncTimeoutMs,
+  });
+  return {
+    app,
+    close: async () => {
+      await events?.stop(Date.now() + 2000);
+      await database.close();
+    },
+  };
 }
 
 export function useProjectService(auth: AuthConfig = testAuthConfig, options: TestAppOptions = {}) {

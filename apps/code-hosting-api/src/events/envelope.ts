@@ -24,7 +24,9 @@ export interface CloudEvent {
 export function cloudEventSchema<Data extends z.ZodType>(type: string, data: Data) {
   return z.object({
     specversion: z.literal('1.0'),
-    id: z.uuid().describe('unique per event; also the NATS header Nats-Msg-Id (JetStream de-duplicates by it)'),
+    id: z
+      .uuid()
+      .describe('unique per event; also the NATS header Nats-Msg-Id (JetStream de-duplicates by it)'),
     source: z.url().describe('the service that published the event, the same on every event'),
     type: z.literal(type),
     subject: z.string().describe("the resource's stable id"),
@@ -36,7 +38,9 @@ export function cloudEventSchema<Data extends z.ZodType>(type: string, data: Dat
     sequence: z
       .string()
       .regex(/^[1-9][0-9]*$/)
-      .describe("the resource's event number, 1, 2, … in commit order (a gap or an older number shows a missed or stale event)"),
+      .describe(
+        "the resource's event number, 1, 2, … in commit order (a gap or an older number shows a missed or stale event)",
+      ),
   });
 }
 

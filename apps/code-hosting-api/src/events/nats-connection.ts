@@ -74,11 +74,21 @@ export class NatsPublisher {
         this.client = jetstream(connection, { timeout: this.settings.publishTimeoutMs });
         void this.watch(connection);
         if (failures > 0) this.logger.info('events: connected to NATS');
+        // At start-up, not at the first event: consumers can subscribe before anything is written.
+        await this.ensureStream(connection).catch((error: unknown) => {
+          this.logger.warn(
+            { err: error },
+            'events: cannot create the stream yet; retried with the next event',
+          );
+        });
         this.onReconnect();
         return;
       } catch (error) {
         if (failures === 0) {
-          this.logger.warn({ err: error }, 'events: NATS not reachable; writes go on, events wait in the outbox');
+          this.logger.warn(
+            { err: error },
+            'events: NATS not reachable; writes go on, events wait in the outbox',
+          );
         }
         failures += 1;
         await new Promise<void>((resolve) => {
@@ -107,7 +117,8 @@ export class NatsPublisher {
     try {
       await manager.streams.info(stream.name);
     } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound))
+        throw error;
       await manager.streams.add({
         name: stream.name,
         subjects: streamSubjects(stream),
@@ -127,7 +138,8 @@ export class NatsPublisher {
   /** Publishes one event and waits for JetStream's acknowledgement (a duplicate id is acknowledged too). */
   async publish(subject: string, body: string, msgID: string): Promise<PubAck> {
     const { connection, client } = this;
-    if (!connection || !client || connection.isClosed()) throw new NatsUnavailableError('not connected to NATS');
+    if (!connection || !client || connection.isClosed())
+      throw new NatsUnavailableError('not connected to NATS');
     await this.ensureStream(connection);
     const messageHeaders = headers();
     messageHeaders.set('Content-Type', CLOUD_EVENTS_CONTENT_TYPE);

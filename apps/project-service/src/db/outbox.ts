@@ -59,8 +59,9 @@ export async function recordEvent(client: Client, event: ChangeEvent, origin: Ch
   return id;
 }
 
-const ROW_COLUMNS = Prisma.sql`position, id::text AS id, aggregate, resource_id AS "resourceId", sequence, type,
-  data, actor, request_id AS "requestId", occurred_at AS "occurredAt"`;
+/** An event_outbox row `o` as an OutboxRow. */
+const ROW_COLUMNS = Prisma.sql`o.position, o.id::text AS id, o.aggregate, o.resource_id AS "resourceId", o.sequence,
+  o.type, o.data, o.actor, o.request_id AS "requestId", o.occurred_at AS "occurredAt"`;
 
 /**
  * Claims up to `limit` pending events for `relay` until `claimMs` from now, oldest first, skipping
@@ -131,7 +132,11 @@ export async function outboxBacklog(prisma: PrismaClient): Promise<{ depth: numb
 }
 
 /** Deletes up to `batch` events published before `before`; returns how many. */
-export async function deletePublishedBefore(prisma: PrismaClient, before: Date, batch: number): Promise<number> {
+export async function deletePublishedBefore(
+  prisma: PrismaClient,
+  before: Date,
+  batch: number,
+): Promise<number> {
   return prisma.$executeRaw`
     DELETE FROM event_outbox WHERE position IN (
       SELECT position FROM event_outbox
@@ -147,7 +152,10 @@ export type ReplayStart = { since: Date } | { fromId: string };
  * Puts the retained events from `start` on back in the relay's queue (same ids), in their order.
  * Returns how many; undefined when `fromId` names no retained event.
  */
-export async function requeueForReplay(prisma: PrismaClient, start: ReplayStart): Promise<number | undefined> {
+export async function requeueForReplay(
+  prisma: PrismaClient,
+  start: ReplayStart,
+): Promise<number | undefined> {
   if ('fromId' in start) {
     const [first] = await prisma.$queryRaw<{ position: bigint }[]>`
       SELECT position FROM event_outbox WHERE id = ${start.fromId}::uuid`;

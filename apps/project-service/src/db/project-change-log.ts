@@ -10,4 +10,7 @@ export type ProjectChange =
  * Records a change's event in the transaction of the change (src/events/project-events.ts builds
  * it). The store has one exactly when events are on.
  */
-export type ProjectChangeLog = (transaction: Prisma.TransactionClient, change: ProjectChange) => Promise<void>;
+export type ProjectChangeLog = (
+  transaction: Prisma.TransactionClient,
+  change: ProjectChange,
+) => Promise<void>;

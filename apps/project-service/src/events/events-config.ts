@@ -11,7 +11,10 @@ export const eventsEnvironmentShape = {
   // One or more servers, comma-separated; user and password may be in the URL (never logged).
   NATS_URL: z
     .string()
-    .regex(/^((nats|tls|ws|wss):\/\/[^,\s]+)(,(nats|tls|ws|wss):\/\/[^,\s]+)*$/, 'must be nats:// URLs, comma-separated')
+    .regex(
+      /^((nats|tls|ws|wss):\/\/[^,\s]+)(,(nats|tls|ws|wss):\/\/[^,\s]+)*$/,
+      'must be nats:// URLs, comma-separated',
+    )
     .optional(),
   // A NATS credentials file (JWT and NKey seed), as `nsc` writes it.
   NATS_CREDS: z.string().min(1).optional(),
@@ -27,11 +30,21 @@ export const eventsEnvironmentShape = {
     .default(''),
   EVENTS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   // The stream's limits when the service creates it (an existing stream is left as it is).
-  EVENTS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(0).max(87_600).default(24 * 7),
+  EVENTS_STREAM_MAX_AGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(87_600)
+    .default(24 * 7),
   EVENTS_STREAM_MAX_BYTES: z.coerce.number().int().min(-1).default(-1),
   EVENTS_STREAM_DUPLICATE_WINDOW_MS: z.coerce.number().int().min(1000).max(HOUR_MS).default(120_000),
   // How long published events stay in the outbox (for replay) before they are deleted.
-  EVENTS_RETENTION_HOURS: z.coerce.number().int().min(0).max(87_600).default(24 * 7),
+  EVENTS_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(87_600)
+    .default(24 * 7),
   // One publish's wait for JetStream's acknowledgement.
   EVENTS_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
 };

@@ -151,7 +151,9 @@ export class OutboxRelay {
         total += published;
       } catch (error) {
         this.failed(error);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(this.backoffMs(), deadline - Date.now())));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(this.backoffMs(), deadline - Date.now())),
+        );
       }
     }
     return total;

@@ -16,7 +16,10 @@ export type RequestRepresentation =
 export type ResponseRepresentation = Exclude<RepresentationName, RequestRepresentation | 'Error'>;
 
 /** Response headers as the OpenAPI document lists them. */
-export type ResponseHeaders = Record<string, { description?: string; schema: { type: 'string'; enum?: string[] } }>;
+export type ResponseHeaders = Record<
+  string,
+  { description?: string; schema: { type: 'string'; enum?: string[] } }
+>;
 
 type Parsed<Schema> = Schema extends ZodObject ? z.infer<Schema> : Record<string, never>;
 

@@ -358,13 +358,10 @@ export const VersionParameter = z
   .literal('1')
   .optional()
   .openapi({ description: 'version of the API; only 1' });
-export const SyncHeader = z
-  .enum(['true', 'false'])
-  .optional()
-  .openapi({
-    description:
-      "true: the response waits (at most X_SYNC_TIMEOUT_MS) until the write's change event is acknowledged by JetStream, and says so in X-Sync-Status",
-  });
+export const SyncHeader = z.enum(['true', 'false']).optional().openapi({
+  description:
+    "true: the response waits (at most X_SYNC_TIMEOUT_MS) until the write's change event is acknowledged by JetStream, and says so in X-Sync-Status",
+});
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
 export const ListProjectsQuery = z.object({

@@ -30,7 +30,11 @@ export const syncStatusHeader: ResponseHeaders = {
  * request's committed write recorded are acknowledged by JetStream, and sets X-Sync-Status. Never
  * fails: the write is committed, so the answer is its success either way.
  */
-export async function settleSync(res: Response, requested: string | undefined, options: SyncOptions): Promise<void> {
+export async function settleSync(
+  res: Response,
+  requested: string | undefined,
+  options: SyncOptions,
+): Promise<void> {
   if (requested !== 'true') return;
   res.setHeader('X-Sync-Status', await syncStatus(options));
 }
