@@ -11,7 +11,7 @@ import {
 import type { Logger } from '../logger';
 import { subjectOf, toCloudEvent } from './envelope';
 import { eventPublished } from './event-metrics';
-import type { NatsPublisher } from './nats-connection';
+import { NatsUnavailableError, type NatsPublisher } from './nats-connection';
 
 export interface RelayOptions {
   prisma: PrismaClient;
@@ -248,6 +248,8 @@ export class OutboxRelay {
     this.failures += 1;
     if (this.outageStarted !== undefined) return;
     this.outageStarted = Date.now();
+    // Never connected yet: the connection has said so in its own line.
+    if (error instanceof NatsUnavailableError) return;
     this.options.logger.warn(
       { err: error },
       'events: cannot publish; writes go on, events wait in the outbox (events_outbox_depth)',
