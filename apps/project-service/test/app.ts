@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/http/app';
 import { startServiceEvents } from '../src/events/service-events';
 import type { EventsSettings } from '../src/events/events-config';
+import type { RelayTuning } from '../src/events/relay';
 import { observeDatabasePool, recordQuery } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
 
@@ -42,6 +43,9 @@ export interface TestEventsOptions {
   source?: string;
   xSyncTimeoutMs?: number;
   publishTimeoutMs?: number;
+  /** How long published events stay in the outbox; an hour when not given. */
+  retentionMs?: number;
+  relayTuning?: RelayTuning;
 }
 
 export const TEST_EVENTS_SOURCE = 'http://project-service.test/';
@@ -58,7 +62,7 @@ export function testEventsSettings(options: TestEventsOptions): EventsSettings {
       maxBytes: -1,
       duplicateWindowMs: 120_000,
     },
-    retentionMs: 3_600_000,
+    retentionMs: options.retentionMs ?? 3_600_000,
     publishTimeoutMs: options.publishTimeoutMs ?? 2000,
   };
 }
@@ -88,6 +92,7 @@ export async function createTestApp(
       prisma: database.prisma,
       logger,
       source: options.events.source ?? TEST_EVENTS_SOURCE,
+      relayTuning: options.events.relayTuning,
     });
   const app = buildApp({
     database,

@@ -29,10 +29,14 @@ export interface RelayOptions {
   claimMs?: number;
   /** The fallback when no wake-up comes (another replica's writes, a missed signal). */
   pollMs?: number;
+  /** How often published events past the retention are deleted. */
+  pruneEveryMs?: number;
 }
 
+/** The relay's pace, when not the defaults (tests shorten it). */
+export type RelayTuning = Partial<Pick<RelayOptions, 'batchSize' | 'claimMs' | 'pollMs' | 'pruneEveryMs'>>;
+
 const MAX_BACKOFF_MS = 5000;
-const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;
 /** Ids this relay published lately, so a waiter arriving after the publish returns at once. */
 const RECENT_IDS = 10_000;
@@ -48,6 +52,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly claimMs: number;
   private readonly pollMs: number;
+  private readonly pruneEveryMs: number;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeRequested = false;
@@ -62,6 +67,7 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 100;
     this.claimMs = options.claimMs ?? 15_000;
     this.pollMs = options.pollMs ?? 1000;
+    this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
   }
 
   start(): void {
@@ -236,7 +242,7 @@ export class OutboxRelay {
   }
 
   private async pruneWhenDue(): Promise<void> {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    if (Date.now() - this.lastPrune < this.pruneEveryMs) return;
     this.lastPrune = Date.now();
     const before = new Date(Date.now() - this.options.retentionMs);
     // Bounded per round, so a large backlog of old rows never holds the relay for long.

@@ -5,7 +5,7 @@ import { currentRequestContext } from '../request-context';
 import { observeOutbox } from './event-metrics';
 import type { EventsSettings } from './events-config';
 import { NatsPublisher } from './nats-connection';
-import { OutboxRelay } from './relay';
+import { OutboxRelay, type RelayTuning } from './relay';
 
 /** Records change events in the transaction of their change (the stores call it). */
 export interface EventRecorder {
@@ -46,6 +46,7 @@ export interface ServiceEventsOptions {
   source: string;
   /** False for commands that only publish what they requeue (drain) rather than run a loop. */
   startRelay?: boolean;
+  relayTuning?: RelayTuning;
 }
 
 /** Connects to NATS (in the background) and starts the relay. */
@@ -55,6 +56,7 @@ export function startServiceEvents({
   logger,
   source,
   startRelay = true,
+  relayTuning = {},
 }: ServiceEventsOptions): ServiceEvents {
   // The publisher calls back when NATS is (back) up; the relay exists by then.
   const relayRef: { current?: OutboxRelay } = {};
@@ -66,6 +68,7 @@ export function startServiceEvents({
     source,
     subjectPrefix: settings.stream.subjectPrefix,
     retentionMs: settings.retentionMs,
+    ...relayTuning,
   });
   relayRef.current = relay;
   observeOutbox(prisma);
