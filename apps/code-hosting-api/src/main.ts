@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { buildApp } from './http/app';
+import { EVENT_STREAM_NAME } from './events/catalog';
 import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
@@ -44,6 +45,11 @@ async function main(): Promise<void> {
     storage,
     metricsToken: config.operations.metricsToken,
     events,
+    eventsDocument: {
+      streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
+      subjectPrefix: config.events?.stream.subjectPrefix ?? '',
+      natsUrl: config.events?.natsUrl,
+    },
   });
   const server = http.createServer(service.app);
   // The start-up sweep runs beside the server, never in the way of readiness.

@@ -6,6 +6,7 @@ import { mintToken } from './auth/development-token';
 import { loadConfig } from './config';
 import { buildApp } from './http/app';
 import { ConcurrencyGate } from './http/concurrency-gate';
+import { EVENT_STREAM_NAME } from './events/catalog';
 import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
@@ -35,6 +36,12 @@ async function main(): Promise<void> {
       unpagedLists: new ConcurrencyGate(config.unpagedLists),
       events,
       xSyncTimeoutMs: config.xSyncTimeoutMs,
+      eventsDocument: {
+        source: config.publicUrl,
+        streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
+        subjectPrefix: config.events?.stream.subjectPrefix ?? '',
+        natsUrl: config.events?.natsUrl,
+      },
     }),
   );
   serve(server, {

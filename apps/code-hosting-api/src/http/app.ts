@@ -4,6 +4,8 @@ import { pinoHttp } from 'pino-http';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { createStore } from '../db/store';
+import { asyncApiDocument } from '../events/asyncapi';
+import { EVENT_STREAM_NAME } from '../events/catalog';
 import type { ServiceEvents } from '../events/service-events';
 import { wakeRelayAfterWrites } from './event-wakeup';
 import { accountService } from '../domain/accounts';
@@ -38,7 +40,21 @@ export interface AppDependencies {
   metricsToken?: string;
   /** Change events (NATS_URL set): writes record them. */
   events?: ServiceEvents;
+  /**
+   * What the AsyncAPI document says of the events besides their source (ROOT_URL): the stream,
+   * the subject prefix, the NATS servers. Stream CODE_HOSTING and no prefix when not given.
+   */
+  eventsDocument?: EventsDocumentSettings;
 }
+
+export interface EventsDocumentSettings {
+  streamName: string;
+  subjectPrefix: string;
+  /** NATS_URL; the document names its hosts, never its credentials. */
+  natsUrl?: string;
+}
+
+const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = { streamName: EVENT_STREAM_NAME, subjectPrefix: '' };
 
 /** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
 export interface BuiltApp {
@@ -59,6 +75,7 @@ export function buildApp({
   storage,
   metricsToken,
   events,
+  eventsDocument = DEFAULT_EVENTS_DOCUMENT,
 }: AppDependencies): BuiltApp {
   const store = createStore(database.prisma, events?.recorder);
   const accounts = accountService(store, settings, (error) =>
@@ -87,6 +104,13 @@ export function buildApp({
     [authenticator],
   );
   const swaggerDocument = routes.document(rootUrl);
+  const eventsAsyncApi = asyncApiDocument({
+    title: 'code-hosting-api',
+    version: '1.0.0',
+    description: 'The changes of organizations and issue attachments, as code-hosting-api publishes them.',
+    source: rootUrl,
+    ...eventsDocument,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -116,12 +140,16 @@ export function buildApp({
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });
+  app.get('/asyncapi.json', (_req, res) => {
+    res.json(eventsAsyncApi);
+  });
   // The page a person reads, where Gitea serves it and where every error body's url points.
   app.use(
     apiDocsRoutes({
       pagePath: '/api/swagger',
       documentPath: '/swagger.v1.json',
       title: 'code-hosting-api: Gitea API v1',
+      events: { documentPath: '/asyncapi.json', document: eventsAsyncApi },
     }),
   );
   app.use('/api/v1', jsonBody, authenticator, routes.router);

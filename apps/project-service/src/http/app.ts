@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
+import { EVENT_STREAM_NAME } from '../events/catalog';
 import type { ServiceEvents } from '../events/service-events';
 import { projectChangeLog } from '../events/project-events';
 import { PrismaProjectStore } from '../db/project-store';
@@ -18,7 +19,14 @@ import { healthRoutes } from './health';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
 import type { ErrorBody } from './schemas';
-import { openApiRoute } from './openapi-route';
+import {
+  ASYNCAPI_DOCUMENT_PATH,
+  asyncApiRoute,
+  eventsDocument,
+  OPENAPI_DOCUMENT_PATH,
+  openApiRoute,
+  type EventsDocumentSettings,
+} from './openapi-route';
 import { projectRoutes } from './project-routes';
 import { requestId } from './request-id';
 
@@ -34,7 +42,18 @@ export interface AppDependencies {
   events?: ServiceEvents;
   /** X-Sync's bound on waiting for a write's event; 5000 when not given. */
   xSyncTimeoutMs?: number;
+  /**
+   * What the AsyncAPI document says of the events (source, stream, subject prefix, NATS servers);
+   * source http://localhost:8080/, stream PROJECTS and no prefix when not given.
+   */
+  eventsDocument?: EventsDocumentSettings;
 }
+
+const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = {
+  source: 'http://localhost:8080/',
+  streamName: EVENT_STREAM_NAME,
+  subjectPrefix: '',
+};
 
 /** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
 export function buildApp({
@@ -45,6 +64,7 @@ export function buildApp({
   unpagedLists,
   events,
   xSyncTimeoutMs = 5000,
+  eventsDocument: eventsSettings = DEFAULT_EVENTS_DOCUMENT,
 }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -68,12 +88,15 @@ export function buildApp({
     sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
   });
   app.use(openApiRoute(routes));
-  // The page a person reads the API on, beside the document it shows.
+  const asyncApi = eventsDocument(eventsSettings);
+  app.use(asyncApiRoute(asyncApi));
+  // The page a person reads the API on, beside the documents it shows.
   app.use(
     apiDocsRoutes({
       pagePath: '/_projects/docs',
-      documentPath: '/_projects/openapi3.json',
+      documentPath: OPENAPI_DOCUMENT_PATH,
       title: 'project-service API',
+      events: { documentPath: ASYNCAPI_DOCUMENT_PATH, document: asyncApi },
     }),
   );
   app.use(routes.methods());
