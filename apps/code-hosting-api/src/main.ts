@@ -48,7 +48,6 @@ async function main(): Promise<void> {
     eventsDocument: {
       streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
       subjectPrefix: config.events?.stream.subjectPrefix ?? '',
-      natsUrl: config.events?.natsUrl,
     },
   });
   const server = http.createServer(service.app);

@@ -40,7 +40,6 @@ async function main(): Promise<void> {
         source: config.publicUrl,
         streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
         subjectPrefix: config.events?.stream.subjectPrefix ?? '',
-        natsUrl: config.events?.natsUrl,
       },
     }),
   );
