@@ -24,7 +24,6 @@ import {
   pool,
   projectOf,
   rootUidOf,
-  send,
   unmatchedWrites,
   until,
   updateProject,
