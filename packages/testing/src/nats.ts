@@ -4,7 +4,7 @@
 // publish: there is deliberately no helper to publish an event.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeliverPolicy, jetstreamManager, jetstream, type JsMsg } from '@nats-io/jetstream';
@@ -71,6 +71,14 @@ export type NatsServer = {
   stop(): Promise<void>;
   /** SIGKILL, resolved once the process has exited (a no-op when not running). */
   kill(): Promise<void>;
+  /**
+   * SIGSTOP: the server freezes with its connections open (as a hung or partitioned server); what
+   * clients send waits in its sockets' receive queues. resume() (SIGCONT) continues it.
+   */
+  pause(): void;
+  resume(): void;
+  /** Bytes its connections (open, or closed by the client) have received and it has not read yet (Linux /proc/net/tcp). */
+  unreadBytes(): Promise<number>;
   /** Starts it again on the same port and store directory, resolved once it accepts connections. */
   start(): Promise<void>;
   /** stop(), then removes the store directory when startNatsServer created it. */
@@ -167,11 +175,17 @@ export async function startNatsServer(options: { storeDir?: string } = {}): Prom
     }
   }
 
+  let paused = false;
   const signal = async (sig: NodeJS.Signals): Promise<void> => {
     const proc = child;
     if (proc === undefined) return;
     child = undefined;
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig);
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill(sig);
+      // A stopped process acts on SIGTERM only once continued.
+      if (paused) proc.kill('SIGCONT');
+    }
+    paused = false;
     await exited(proc);
   };
 
@@ -181,6 +195,17 @@ export async function startNatsServer(options: { storeDir?: string } = {}): Prom
     storeDir,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
+    pause: () => {
+      if (child === undefined) throw new Error(`nats-server on port ${port} is not running`);
+      child.kill('SIGSTOP');
+      paused = true;
+    },
+    resume: () => {
+      if (child === undefined) throw new Error(`nats-server on port ${port} is not running`);
+      child.kill('SIGCONT');
+      paused = false;
+    },
+    unreadBytes: () => unreadBytesOnPort(port),
     start: async () => {
       if (child !== undefined && child.exitCode === null && child.signalCode === null) {
         throw new Error(`nats-server on port ${port} is already running`);
@@ -192,6 +217,21 @@ export async function startNatsServer(options: { storeDir?: string } = {}): Prom
       if (ownStore) await rm(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The receive queues of the IPv4 TCP connections (not the listener) whose local port is `port`, summed. */
+async function unreadBytesOnPort(port: number): Promise<number> {
+  const table = await readFile('/proc/net/tcp', 'utf8');
+  const localPort = port.toString(16).toUpperCase().padStart(4, '0');
+  let total = 0;
+  for (const line of table.split('\n').slice(1)) {
+    // sl local_address rem_address st tx_queue:rx_queue ...
+    const [, local, , state, queues] = line.trim().split(/\s+/);
+    // 0A: the listening socket (its queue counts connections, not bytes).
+    if (local?.split(':')[1] !== localPort || state === '0A' || queues === undefined) continue;
+    total += parseInt(queues.split(':')[1] ?? '0', 16);
+  }
+  return total;
 }
 
 /** A stream name and subject prefix of one test file's own: `{ stream: 'T_<LABEL>_<hex>', subjectPrefix: 't<hex>.' }`. */

@@ -1,4 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,16 +8,53 @@ import { promisify } from 'node:util';
 
 const built = new Map<string, Promise<void>>();
 
-/** Compiles an app to dist/ (once per test process), so a test runs the service as deployed. */
+/**
+ * What dist/ was compiled from: every file under src/ and the tsconfig files, with their sizes and
+ * modification times (a change, addition or removal changes it).
+ */
+async function sourceStamp(appDir: string): Promise<string> {
+  const entries: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) {
+        const info = await stat(full);
+        entries.push(`${path.relative(appDir, full)} ${info.size} ${info.mtimeMs}`);
+      }
+    }
+  };
+  await walk(path.join(appDir, 'src'));
+  for (const name of ['tsconfig.json', 'tsconfig.build.json', '../../tsconfig.base.json']) {
+    const info = await stat(path.join(appDir, name)).catch(() => undefined);
+    if (info) entries.push(`${name} ${info.size} ${info.mtimeMs}`);
+  }
+  return createHash('sha256').update(entries.sort().join('\n')).digest('hex');
+}
+
+/**
+ * Compiles an app to dist/ (once per test process, and not at all when dist/ was compiled from the
+ * sources as they are: each test file of a run would otherwise compile it again), so a test runs
+ * the service as deployed.
+ */
 export function compileApp(appDir: string): Promise<void> {
   let build = built.get(appDir);
   if (!build) {
-    const tsc = path.join(appDir, 'node_modules/.bin/tsc');
-    build = promisify(execFile)(tsc, ['-p', 'tsconfig.build.json'], { cwd: appDir }).then(
-      () => undefined,
+    build = (async () => {
+      const stampFile = path.join(appDir, 'dist', '.source-stamp');
+      const stamp = await sourceStamp(appDir);
+      const compiled = await readFile(stampFile, 'utf8').catch(() => '');
+      const main = await stat(path.join(appDir, 'dist', 'main.js')).catch(() => undefined);
+      if (compiled === stamp && main) return;
+      const tsc = path.join(appDir, 'node_modules/.bin/tsc');
       // Type errors still emit; only a missing output is fatal, and spawning will say so.
-      () => undefined,
-    );
+      const emitted = await promisify(execFile)(tsc, ['-p', 'tsconfig.build.json'], { cwd: appDir }).then(
+        () => true,
+        () => false,
+      );
+      // With type errors, compile again next time (they may be what is being fixed).
+      if (emitted) await writeFile(stampFile, stamp).catch(() => undefined);
+    })();
     built.set(appDir, build);
   }
   return build;

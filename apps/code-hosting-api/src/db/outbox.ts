@@ -107,6 +107,16 @@ export async function markPublished(prisma: PrismaClient, ids: string[]): Promis
     WHERE id = ANY(${ids}::uuid[])`;
 }
 
+/**
+ * Extends `relay`'s claims on the events it has not published yet to `claimMs` from now (it is still
+ * publishing them); returns how many.
+ */
+export async function renewClaims(prisma: PrismaClient, relay: string, claimMs: number): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE event_outbox SET claimed_until = clock_timestamp() + make_interval(secs => ${claimMs / 1000})
+    WHERE claimed_by = ${relay} AND published_at IS NULL`;
+}
+
 /** Gives back `relay`'s claims on events it could not publish, for the next attempt (by any relay). */
 export async function releaseClaims(prisma: PrismaClient, relay: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;

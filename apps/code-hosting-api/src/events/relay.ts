@@ -7,6 +7,7 @@ import {
   markPublished,
   publishedAmong,
   releaseClaims,
+  renewClaims,
   type OutboxRow,
 } from '../db/outbox';
 import type { Logger } from '../logger';
@@ -25,7 +26,10 @@ export interface RelayOptions {
   retentionMs: number;
   /** Events claimed per round. */
   batchSize?: number;
-  /** A claim's lifetime: past it, another relay takes the events over (this one died). */
+  /**
+   * A claim's lifetime, renewed while the round runs: past it, another relay (or this service
+   * restarted) takes the events over, as this one died. Short, so a crash delays them little.
+   */
   claimMs?: number;
   /** The fallback when no wake-up comes (another replica's writes, a missed signal). */
   pollMs?: number;
@@ -37,6 +41,11 @@ export interface RelayOptions {
 export type RelayTuning = Partial<Pick<RelayOptions, 'batchSize' | 'claimMs' | 'pollMs' | 'pruneEveryMs'>>;
 
 const MAX_BACKOFF_MS = 5000;
+/**
+ * Claims left by a relay that died are taken over this long after their last renewal: with the poll
+ * (1 s) and a publish, its events are out within the spec's 10 s of a restart.
+ */
+const CLAIM_MS = 5000;
 const PRUNE_BATCH = 1000;
 /** Ids this relay published lately, so a waiter arriving after the publish returns at once. */
 const RECENT_IDS = 10_000;
@@ -65,7 +74,7 @@ export class OutboxRelay {
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.claimMs = options.claimMs ?? 15_000;
+    this.claimMs = options.claimMs ?? CLAIM_MS;
     this.pollMs = options.pollMs ?? 1000;
     this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
   }
@@ -196,21 +205,32 @@ export class OutboxRelay {
     const published: string[] = [];
     const unpublished: string[] = [];
     let failure: unknown;
-    await Promise.all(
-      [...byResource.values()].map(async (events) => {
-        for (const [index, row] of events.entries()) {
-          try {
-            await this.publishOne(row);
-            published.push(row.id);
-          } catch (error) {
-            // The rest of this resource's events wait: publishing them now would break its order.
-            failure ??= error;
-            unpublished.push(...events.slice(index).map((event) => event.id));
-            return;
+    // A slow round (publishes waiting for their PubAck) keeps its claims: renewed every third of
+    // their life (the renewal in progress awaited before marking, so the two never contend).
+    let renewing: Promise<unknown> = Promise.resolve();
+    const renewal = setInterval(() => {
+      renewing = renewClaims(this.options.prisma, this.id, this.claimMs).catch(() => {});
+    }, this.claimMs / 3);
+    try {
+      await Promise.all(
+        [...byResource.values()].map(async (events) => {
+          for (const [index, row] of events.entries()) {
+            try {
+              await this.publishOne(row);
+              published.push(row.id);
+            } catch (error) {
+              // The rest of this resource's events wait: publishing them now would break its order.
+              failure ??= error;
+              unpublished.push(...events.slice(index).map((event) => event.id));
+              return;
+            }
           }
-        }
-      }),
-    );
+        }),
+      );
+    } finally {
+      clearInterval(renewal);
+      await renewing;
+    }
     await markPublished(this.options.prisma, published);
     this.remember(published);
     await releaseClaims(this.options.prisma, this.id, unpublished);
