@@ -42,6 +42,8 @@ export interface TestEventsOptions {
   source?: string;
   xSyncTimeoutMs?: number;
   publishTimeoutMs?: number;
+  /** The stream's duplicate window when the service creates it (EVENTS_STREAM_DUPLICATE_WINDOW_MS); 120000 when not given. */
+  duplicateWindowMs?: number;
 }
 
 export const TEST_EVENTS_SOURCE = 'http://project-service.test/';
@@ -56,7 +58,7 @@ export function testEventsSettings(options: TestEventsOptions): EventsSettings {
       replicas: 1,
       maxAgeMs: 3_600_000,
       maxBytes: -1,
-      duplicateWindowMs: 120_000,
+      duplicateWindowMs: options.duplicateWindowMs ?? 120_000,
     },
     retentionMs: 3_600_000,
     publishTimeoutMs: options.publishTimeoutMs ?? 2000,
