@@ -48,6 +48,8 @@ export interface TailOptions {
   subject?: string;
   /** Where the lines go. */
   write: (line: string) => void;
+  /** Called once the consumer is in place: every event published from then on is printed. */
+  ready?: () => void;
   /** Said once while the stream does not exist yet. */
   notice?: (line: string) => void;
   /** Stops the tail when aborted. */
@@ -107,6 +109,7 @@ export async function tailEvents(options: TailOptions): Promise<void> {
         : { filter_subjects: settings.stream.subjectPrefix + options.subject }),
     });
     const messages = await consumer.consume();
+    options.ready?.();
     const stop = () => void messages.close();
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -136,17 +139,18 @@ async function main(): Promise<number> {
   // Ctrl-C (and a closed terminal, or a SIGTERM) ends the tail: the consumer stops, the connection closes.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.once(signal, () => controller.abort());
-  console.error(
-    `events:tail: ${values.all ? 'every event' : 'new events'} of stream ${settings.stream.name}${
-      values.subject ? ` on ${settings.stream.subjectPrefix}${values.subject}` : ''
-    } (Ctrl-C to stop)`,
-  );
   await tailEvents({
     settings,
     all: values.all,
     json: values.json,
     subject: values.subject,
     write: (line) => console.log(line),
+    ready: () =>
+      console.error(
+        `events:tail: ${values.all ? 'every event' : 'new events'} of stream ${settings.stream.name}${
+          values.subject ? ` on ${settings.stream.subjectPrefix}${values.subject}` : ''
+        } (Ctrl-C to stop)`,
+      ),
     notice: (line) => console.error(line),
     signal: controller.signal,
   });
