@@ -23,7 +23,7 @@ export function eventSourceOf(config: Config): string {
  * (src/http/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, like the
  * change events of its writes.
  */
-export function snapshotReaders(config: Config): SnapshotReader[] {
+export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader[] {
   const wire = createWire(config.rootUrl);
   return [
     {
@@ -47,7 +47,9 @@ export function snapshotReaders(config: Config): SnapshotReader[] {
       idsAfter: attachmentIdsAfter,
       async read(transaction, ids) {
         const attachments = await attachmentsById(transaction, ids);
-        return new Map(attachments.map((attachment) => [String(attachment.id), wire.toAttachment(attachment)]));
+        return new Map(
+          attachments.map((attachment) => [String(attachment.id), wire.toAttachment(attachment)]),
+        );
       },
     },
   ];
