@@ -153,11 +153,11 @@ describe('the snapshot command', () => {
     // More writes at the same time, on the other projects.
     const writes = made.map((project, i) =>
       i === 5
-        ? Promise.resolve()
-        : updateBase(project.uid, { name: `Busy ${i} renamed` }).then((r) => expect(r.status).toBe(200)),
+        ? Promise.resolve(200)
+        : updateBase(project.uid, { name: `Busy ${i} renamed` }).then((r) => r.status),
     );
     const outcome = await runSnapshot({ ...commandOptions(), readers: [reader], batchSize: 3 });
-    await Promise.all(writes);
+    expect(await Promise.all(writes)).toEqual(made.map(() => 200));
     expect((await during)?.status).toBe(200);
     expect(outcome.pending).toBe(0);
 
