@@ -46,6 +46,10 @@ const COPIED_FILES = [
   'src/events/relay.ts',
   'src/events/service-events.ts',
   'src/events/asyncapi.ts',
+  'src/events/event-commands.ts',
+  'src/events/replay-command.ts',
+  'src/events/snapshot-command.ts',
+  'src/events/tail-command.ts',
   'src/http/event-wakeup.ts',
   // Test files whose whole body is a call into @repo/testing with nothing of either app in it.
   'test/configuration-table.test.ts',

@@ -46,6 +46,8 @@ export interface TestEventsOptions {
   /** How long published events stay in the outbox; an hour when not given. */
   retentionMs?: number;
   relayTuning?: RelayTuning;
+  /** The stream's duplicate window when the service creates it (EVENTS_STREAM_DUPLICATE_WINDOW_MS); 120000 when not given. */
+  duplicateWindowMs?: number;
 }
 
 export const TEST_EVENTS_SOURCE = 'http://project-service.test/';
@@ -60,7 +62,7 @@ export function testEventsSettings(options: TestEventsOptions): EventsSettings {
       replicas: 1,
       maxAgeMs: 3_600_000,
       maxBytes: -1,
-      duplicateWindowMs: 120_000,
+      duplicateWindowMs: options.duplicateWindowMs ?? 120_000,
     },
     retentionMs: options.retentionMs ?? 3_600_000,
     publishTimeoutMs: options.publishTimeoutMs ?? 2000,

@@ -179,6 +179,24 @@ export async function requeueForReplay(
     WHERE occurred_at >= ${start.since}::timestamptz AND published_at IS NOT NULL`;
 }
 
+/**
+ * Locks the event_sequences rows of `resourceIds` until the transaction `client` is part of ends
+ * (creating the missing ones at 0), in one fixed order (so two callers never deadlock). A write of
+ * one of these resources takes its next number from the same row (recordEvent), so once this
+ * returns, every write of them either committed before (what the transaction reads next shows it,
+ * and its event has a lower number) or waits for this transaction and numbers its event after
+ * those recorded here. The snapshot command reads the resources' state under these locks.
+ */
+export async function lockSequences(client: Client, aggregate: string, resourceIds: string[]): Promise<void> {
+  if (resourceIds.length === 0) return;
+  // One row once: ON CONFLICT cannot update the same row twice in one statement.
+  const ids = [...new Set(resourceIds)];
+  await client.$executeRaw`
+    INSERT INTO event_sequences (aggregate, resource_id, last_sequence)
+    SELECT ${aggregate}, id, 0 FROM unnest(${ids}::text[]) AS id ORDER BY id COLLATE "C"
+    ON CONFLICT (aggregate, resource_id) DO UPDATE SET last_sequence = event_sequences.last_sequence`;
+}
+
 /** The last sequence number of each of `resourceIds` (0 for one without events). */
 export async function lastSequences(
   client: Client,
@@ -189,4 +207,70 @@ export async function lastSequences(
     SELECT resource_id AS "resourceId", last_sequence AS last FROM event_sequences
     WHERE aggregate = ${aggregate} AND resource_id = ANY(${resourceIds}::text[])`;
   return new Map(resourceIds.map((id) => [id, rows.find((row) => row.resourceId === id)?.last ?? 0n]));
+}
+
+/** The position of the last event recorded so far (0 when none). */
+export async function lastPosition(prisma: PrismaClient): Promise<bigint> {
+  const [row] = await prisma.$queryRaw<
+    { last: bigint | null }[]
+  >`SELECT max(position) AS last FROM event_outbox`;
+  return row?.last ?? 0n;
+}
+
+/** How many events up to `position` are not published yet. */
+export async function pendingThrough(prisma: PrismaClient, position: bigint): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ pending: number }[]>`
+    SELECT count(*)::int AS pending FROM event_outbox WHERE published_at IS NULL AND position <= ${position}`;
+  return row?.pending ?? 0;
+}
+
+/** One aggregate's resources, as the snapshot command reads them (each app has its own: src/events/command-config.ts). */
+export interface SnapshotReader {
+  /** The subjects' aggregate, e.g. `projects`. */
+  aggregate: string;
+  /** The snapshot event's type, e.g. `project.snapshot`. */
+  type: string;
+  /** Up to `limit` resource ids after `after` (from the first when undefined), always in one order. */
+  idsAfter(client: Client, after: string | undefined, limit: number): Promise<string[]>;
+  /** The representation (`data`) of each of `ids` that still exists, read in `transaction`. */
+  read(transaction: Prisma.TransactionClient, ids: string[]): Promise<Map<string, unknown>>;
+}
+
+/**
+ * Records a `reader.type` event with the current state of every resource of `reader`, `batchSize`
+ * resources per transaction; returns how many. In each transaction the resources' sequences are
+ * locked first (lockSequences), then their state is read, then the events are recorded: a write
+ * running meanwhile either committed before (its state is in the snapshot, its event numbered
+ * before it) or is numbered after the snapshot, so a consumer folding events in sequence order
+ * ends with the current state either way. A system change: no actor, no request id.
+ */
+export async function recordSnapshots(
+  prisma: PrismaClient,
+  reader: SnapshotReader,
+  batchSize: number,
+): Promise<number> {
+  let recorded = 0;
+  let after: string | undefined;
+  for (;;) {
+    const ids = await reader.idsAfter(prisma, after, batchSize);
+    if (ids.length === 0) return recorded;
+    recorded += await prisma.$transaction(
+      async (tx) => {
+        await lockSequences(tx, reader.aggregate, ids);
+        const states = await reader.read(tx, ids);
+        let count = 0;
+        for (const id of ids) {
+          const data = states.get(id);
+          // Deleted since its id was listed: its deleted event says so.
+          if (data === undefined) continue;
+          await recordEvent(tx, { type: reader.type, aggregate: reader.aggregate, resourceId: id, data }, {});
+          count += 1;
+        }
+        return count;
+      },
+      { maxWait: 10_000, timeout: 60_000 },
+    );
+    if (ids.length < batchSize) return recorded;
+    after = ids[ids.length - 1];
+  }
 }

@@ -44,7 +44,7 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     type: 'project.snapshot',
     aggregate: 'projects',
     summary:
-      'The current state of a project, published by the snapshot command (its `sequence` is the last change event it includes).',
+      'The current state of a project, recorded by the snapshot command through the outbox: its `sequence` is the next after the last change it includes (a later change has a higher one), so consumers fold it like any event.',
     data: ProjectFull,
   },
 ];

@@ -10,7 +10,14 @@ import {
   type JetStreamClient,
   type PubAck,
 } from '@nats-io/jetstream';
-import { connect, credsAuthenticator, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
+import {
+  connect,
+  credsAuthenticator,
+  headers,
+  nanos,
+  type ConnectionOptions,
+  type NatsConnection,
+} from '@nats-io/transport-node';
 import type { Logger } from '../logger';
 import { SERVICE_NAME } from '../service-name';
 import { EVENT_AGGREGATES } from './catalog';
@@ -23,6 +30,16 @@ export class NatsUnavailableError extends Error {}
 /** The stream's subjects: each aggregate's, under the prefix. */
 export function streamSubjects(stream: StreamSettings): string[] {
   return EVENT_AGGREGATES.map((aggregate) => `${stream.subjectPrefix}${aggregate}.>`);
+}
+
+/** The servers and credentials of NATS_URL and NATS_CREDS, for connect(). */
+export function natsServerOptions(
+  settings: EventsSettings,
+): Pick<ConnectionOptions, 'servers' | 'authenticator'> {
+  return {
+    servers: settings.natsUrl.split(','),
+    authenticator: settings.natsCreds ? credsAuthenticator(readFileSync(settings.natsCreds)) : undefined,
+  };
 }
 
 /**
@@ -54,11 +71,8 @@ export class NatsPublisher {
     while (!this.closed) {
       try {
         const connection = await connect({
-          servers: this.settings.natsUrl.split(','),
+          ...natsServerOptions(this.settings),
           name: SERVICE_NAME,
-          authenticator: this.settings.natsCreds
-            ? credsAuthenticator(readFileSync(this.settings.natsCreds))
-            : undefined,
           // Once connected, a lost connection is re-established for ever.
           reconnect: true,
           maxReconnectAttempts: -1,
@@ -147,6 +161,12 @@ export class NatsPublisher {
       headers: messageHeaders,
       timeout: this.settings.publishTimeoutMs,
     });
+  }
+
+  /** Resolves once the first connection is up (true), or when close() came first (false). */
+  async connected(): Promise<boolean> {
+    await this.connecting;
+    return this.isConnected();
   }
 
   /** Whether the connection is up now. */

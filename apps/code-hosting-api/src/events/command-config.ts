@@ -1,0 +1,56 @@
+import type { Config } from '../config';
+import type { Caller } from '../domain/caller';
+import type { SnapshotReader } from '../db/outbox';
+import {
+  attachmentIdsAfter,
+  attachmentsById,
+  organizationIdsAfter,
+  organizationsById,
+} from '../db/snapshot-reads';
+import { createWire } from '../http/wire';
+
+// What the event commands (src/events/*-command.ts, the same in both services) need of
+// code-hosting-api alone: the events' source, and how the snapshot reads its resources.
+
+/** The events' `source`, as main.ts gives it to the relay. */
+export function eventSourceOf(config: Config): string {
+  return config.rootUrl;
+}
+
+/**
+ * Every organization (`organization.snapshot`, on `orgs.<id>.snapshot`) and every attachment
+ * (`attachment.snapshot`, on `attachments.<id>.snapshot`); `data` as the JSON API renders them
+ * (src/http/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, like the
+ * change events of its writes.
+ */
+export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader[] {
+  const wire = createWire(config.rootUrl);
+  return [
+    {
+      aggregate: 'orgs',
+      type: 'organization.snapshot',
+      idsAfter: organizationIdsAfter,
+      async read(transaction, ids) {
+        const organizations = await organizationsById(transaction, ids);
+        return new Map(
+          organizations.map((org) => {
+            // Signed in: the email is shown (toOrganization hides it from anonymous readers only).
+            const signedIn: Caller = { user: org, publicOnly: false };
+            return [String(org.id), wire.toOrganization(org, signedIn)];
+          }),
+        );
+      },
+    },
+    {
+      aggregate: 'attachments',
+      type: 'attachment.snapshot',
+      idsAfter: attachmentIdsAfter,
+      async read(transaction, ids) {
+        const attachments = await attachmentsById(transaction, ids);
+        return new Map(
+          attachments.map((attachment) => [String(attachment.id), wire.toAttachment(attachment)]),
+        );
+      },
+    },
+  ];
+}

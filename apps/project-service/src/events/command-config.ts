@@ -1,0 +1,27 @@
+import type { Config } from '../config';
+import type { SnapshotReader } from '../db/outbox';
+import { projectsByUid, projectUidsAfter } from '../db/project-snapshot';
+import { projectFullOf } from '../http/project-representations';
+
+// What the event commands (src/events/*-command.ts, the same in both services) need of
+// project-service alone: the events' source, and how the snapshot reads its resources.
+
+/** The events' `source`, as main.ts gives it to the relay. */
+export function eventSourceOf(config: Config): string {
+  return config.publicUrl;
+}
+
+/** Every project, as `project.snapshot` events: `data` is ProjectFull, as POST /projects answers. */
+export function snapshotReaders(_config?: Config): SnapshotReader[] {
+  return [
+    {
+      aggregate: 'projects',
+      type: 'project.snapshot',
+      idsAfter: projectUidsAfter,
+      async read(transaction, uids) {
+        const projects = await projectsByUid(transaction, uids);
+        return new Map(projects.map((project) => [project.uid, projectFullOf(project)]));
+      },
+    },
+  ];
+}
