@@ -96,6 +96,7 @@ const perService = {
   DATABASE_URL: 'migrate into one database',
   DATA_DIR: 'open one PGlite folder',
   PORT: 'listen on one port',
+  EVENTS_STREAM: 'publish into one stream (created with the subjects of whichever started first)',
 };
 
 /** One line per variable set at the root that both services would share, naming the ones to use. */

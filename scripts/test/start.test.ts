@@ -94,6 +94,15 @@ describe('npm start at the root', () => {
     expect(output.join('\n')).not.toContain('hunter2');
   });
 
+  it('refuses one EVENTS_STREAM for both services, naming the two variables to use', async () => {
+    running = startRoot({ EVENTS_STREAM: 'SHARED' });
+    const code = await running.exited;
+    const output = running.lines.filter((line) => line.trim() !== '' && !line.startsWith('> '));
+    expect(code).not.toBe(0);
+    expect(output).toHaveLength(1);
+    expect(output[0]).toMatch(/PROJECT_SERVICE_EVENTS_STREAM.*CODE_HOSTING_API_EVENTS_STREAM/);
+  });
+
   it("ends with the refusing service's one line and a non-zero status, the other service stopped", async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
