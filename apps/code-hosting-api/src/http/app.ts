@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { createStore } from '../db/store';
+import { codeHostingChangeLog } from '../events/code-hosting-events';
 import type { ServiceEvents } from '../events/service-events';
 import { wakeRelayAfterWrites } from './event-wakeup';
 import { accountService } from '../domain/accounts';
@@ -60,7 +61,9 @@ export function buildApp({
   metricsToken,
   events,
 }: AppDependencies): BuiltApp {
-  const store = createStore(database.prisma, events?.recorder);
+  const wire = createWire(rootUrl);
+  // With events on, the stores record each write's change event in its transaction.
+  const store = createStore(database.prisma, events && codeHostingChangeLog(events.recorder, wire));
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );
@@ -80,7 +83,7 @@ export function buildApp({
         storage,
       ),
       storage,
-      wire: createWire(rootUrl),
+      wire,
       settings,
       rootUrl,
     },
