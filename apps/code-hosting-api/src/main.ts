@@ -23,7 +23,8 @@ async function main(): Promise<void> {
   const events =
     config.events &&
     startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.rootUrl });
-  const store = createStore(database.prisma, events?.recorder);
+  // Bootstrap and the sweep write no organization or attachment: no change log (the app's store has it).
+  const store = createStore(database.prisma);
 
   const bootstrapped = await accountService(store, config.settings).bootstrapAdmin(
     config.bootstrapAdmin,

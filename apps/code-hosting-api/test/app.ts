@@ -6,6 +6,8 @@ import { defaultSettings, type ServiceSettings } from '../src/config';
 import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
+import type { EventsSettings } from '../src/events/events-config';
+import { startServiceEvents, type ServiceEvents } from '../src/events/service-events';
 import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
 import { DiskStorage } from '../src/storage/disk-storage';
@@ -54,23 +56,47 @@ export async function openTestStorage(
   };
 }
 
-/** The real app over this test file's own database (connect options: e.g. a query observer). */
+/**
+ * Waits (≤10 s) for the events' NATS connection, before the test's work loads the process: a
+ * connection attempt the NATS client times out may leave its socket open (and Jest running).
+ */
+async function connected(events: ServiceEvents): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !events.publisher.isConnected();) {
+    if (Date.now() > deadline) throw new Error('events: no NATS connection within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The real app over this test file's own database (connect options: e.g. a query observer); with
+ * `events`, change events on (as NATS_URL would turn them on), stopped before the database closes.
+ */
 export async function createTestApp(
   source: TestDatabaseSource,
   settings: ServiceSettings = testSettings,
   connectOptions: ConnectOptions = {},
   storage: Storage = idleStorage,
   rootUrl: string = testRootUrl,
+  events?: EventsSettings,
 ) {
   const database = connectPrisma(source, connectOptions);
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
+  const serviceEvents =
+    events && startServiceEvents({ settings: events, prisma: database.prisma, logger, source: rootUrl });
+  const closeAll = async () => {
+    await serviceEvents?.stop(Date.now() + 2000);
+    await database.close();
+  };
   try {
+    if (serviceEvents) await connected(serviceEvents);
     await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
     const { app, settled } = buildApp({
       database,
-      logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
+      logger,
       rootUrl,
       settings,
       storage,
+      events: serviceEvents,
     });
     return {
       app,
@@ -78,11 +104,11 @@ export async function createTestApp(
       settled,
       close: async () => {
         await settled();
-        await database.close();
+        await closeAll();
       },
     };
   } catch (error) {
-    await database.close();
+    await closeAll();
     throw error;
   }
 }
@@ -98,6 +124,8 @@ export function useCodeHostingApi(
     storage?: StorageKind;
     /** ROOT_URL is the test server's own URL (a browser follows the document's links), not testRootUrl. */
     rootUrlIsServer?: boolean;
+    /** Change events on, with these settings (test/events/event-stream.ts makes a test file's own). */
+    events?: EventsSettings;
   } = {},
 ): CodeHostingTestApp {
   let storage: Storage | undefined;
@@ -111,6 +139,7 @@ export function useCodeHostingApi(
         {},
         opened.storage,
         options.rootUrlIsServer ? `${baseUrl}/` : testRootUrl,
+        options.events,
       );
       return {
         app: instance.app,

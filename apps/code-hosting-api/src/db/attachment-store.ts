@@ -1,10 +1,12 @@
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { PrismaClient } from '../generated/prisma/client';
+import { writeRecorded, type ChangeLog } from './change-log';
 import { toAttachment } from './row-mappers';
 
 const UUID_BATCH = 1000;
 
-export function attachmentStore(prisma: PrismaClient): AttachmentStore {
+/** Attachment rows; `changes` records their change events (when on). */
+export function attachmentStore(prisma: PrismaClient, changes?: ChangeLog): AttachmentStore {
   return {
     async createAttachment(attachment, commitObject) {
       return prisma.$transaction(
@@ -27,7 +29,9 @@ export function attachmentStore(prisma: PrismaClient): AttachmentStore {
           });
           // Row first, then the object: a failed commit rolls the row back.
           await commitObject();
-          return toAttachment(row);
+          const created = toAttachment(row);
+          await changes?.attachmentCreated(tx, created);
+          return created;
         },
         // A commit is a rename (disk) or a HEAD request (S3); leave room for a slow bucket.
         { timeout: 30_000 },
@@ -45,12 +49,29 @@ export function attachmentStore(prisma: PrismaClient): AttachmentStore {
     },
 
     async renameAttachment(id, name) {
-      return toAttachment(await prisma.attachment.update({ where: { id: BigInt(id) }, data: { name } }));
+      return writeRecorded(
+        prisma,
+        changes,
+        async (client) =>
+          toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
+        (log, tx, renamed) => log.attachmentRenamed(tx, renamed),
+      );
     },
 
     async deleteAttachment(id) {
-      const { count } = await prisma.attachment.deleteMany({ where: { id: BigInt(id) } });
-      return count > 0;
+      if (!changes) {
+        const { count } = await prisma.attachment.deleteMany({ where: { id: BigInt(id) } });
+        return count > 0;
+      }
+      return prisma.$transaction(async (tx) => {
+        // Locked first, so the row deleted (the event's data) is the row a GET showed just before.
+        const locked = await tx.$queryRaw<{ id: bigint }[]>`
+          SELECT id FROM attachments WHERE id = ${BigInt(id)} FOR UPDATE`;
+        if (locked.length === 0) return false;
+        const row = await tx.attachment.delete({ where: { id: BigInt(id) } });
+        await changes.attachmentDeleted(tx, toAttachment(row));
+        return true;
+      });
     },
 
     async incrementDownloadCount(id) {

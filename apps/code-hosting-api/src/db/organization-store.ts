@@ -1,5 +1,7 @@
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { renameAccountRow, updateAccountRow } from './account-store';
+import { writeRecorded, type ChangeLog } from './change-log';
 import { toAccount, toTeam } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
 
@@ -34,7 +36,8 @@ function organizationCondition({ visibleTo, withMember }: OrganizationFilter): P
   };
 }
 
-export function organizationStore(prisma: PrismaClient): OrganizationStore {
+/** Organizations and their teams; `changes` records the organizations' change events (when on). */
+export function organizationStore(prisma: PrismaClient, changes?: ChangeLog): OrganizationStore {
   return {
     /** Creates the organization with the team the domain describes holding its creator. */
     async createOrganization(account, owners) {
@@ -49,8 +52,33 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
               members: { create: { accountId: BigInt(owners.memberId) } },
             },
           });
-          return toAccount(row);
+          const org = toAccount(row);
+          await changes?.organizationCreated(tx, org);
+          return org;
         }),
+      );
+    },
+
+    async updateOrganization(id, accountChanges) {
+      return writeRecorded(
+        prisma,
+        changes,
+        (client) => updateAccountRow(client, id, accountChanges),
+        (log, tx, org) => log.organizationUpdated(tx, org),
+      );
+    },
+
+    async renameOrganization(id, expectedName, newName) {
+      return unlessNameTaken(() =>
+        writeRecorded(
+          prisma,
+          changes,
+          (client) => renameAccountRow(client, id, expectedName, newName),
+          // No row: a concurrent rename or delete won, nothing changed.
+          async (log, tx, org) => {
+            if (org) await log.organizationRenamed(tx, org);
+          },
+        ),
       );
     },
 
@@ -61,7 +89,9 @@ export function organizationStore(prisma: PrismaClient): OrganizationStore {
         await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${BigInt(id)} FOR UPDATE`;
         if ((await tx.repository.count({ where: { ownerId: BigInt(id) } })) > 0)
           return { kind: 'owns-repositories' as const };
-        await tx.account.delete({ where: { id: BigInt(id) } });
+        const row = await tx.account.delete({ where: { id: BigInt(id) } });
+        // The row as it was under the lock: what a GET showed just before the delete.
+        await changes?.organizationDeleted(tx, toAccount(row));
         return { kind: 'deleted' as const };
       });
     },

@@ -53,10 +53,4 @@ export interface AccountStore {
   recordLogin(accountId: number): Promise<void>;
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
-  /** Renames the account only while it is still named `expectedName` (any case); undefined when it is not. */
-  renameAccount(
-    id: number,
-    expectedName: string,
-    newName: string,
-  ): Promise<WriteOutcome<AccountRecord | undefined>>;
 }

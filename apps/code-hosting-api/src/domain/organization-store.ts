@@ -1,4 +1,4 @@
-import type { AccountVisibilityScope, NewAccount } from './account-store';
+import type { AccountChanges, AccountVisibilityScope, NewAccount } from './account-store';
 import type { AccountRecord, Page, TeamRecord } from './records';
 import type { WriteOutcome } from './write-outcome';
 
@@ -17,6 +17,14 @@ export interface OrganizationStore {
     account: NewAccount,
     owners: { team: Omit<TeamInsert, 'orgId'>; memberId: number },
   ): Promise<WriteOutcome<AccountRecord>>;
+  /** PATCH /orgs/{org}: applies the changes (its change event with them). */
+  updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
+  /** Renames the organization only while it is still named `expectedName` (any case); undefined when it is not. */
+  renameOrganization(
+    id: number,
+    expectedName: string,
+    newName: string,
+  ): Promise<WriteOutcome<AccountRecord | undefined>>;
   /** Deletes the organization unless it owns repositories (checked under a lock on the organization). */
   deleteOrganizationWithoutRepositories(
     id: number,

@@ -191,7 +191,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       assertEmail(fields.email);
       const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0) return org;
-      return store.updateAccount(org.id, changes);
+      return store.updateOrganization(org.id, changes);
     },
 
     /** POST /orgs/{org}/rename (seed rules 4 and 5): the id, members, repositories and feed stay. */
@@ -200,7 +200,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       if (newName === org.name) return;
       assertUsableAccountName(newName, 'new_name');
       await assertNameFree(newName, org.id);
-      const renamed = await store.renameAccount(org.id, org.name, newName);
+      const renamed = await store.renameOrganization(org.id, org.name, newName);
       if (renamed.kind === 'name-taken') throw accountExistsError(newName);
       // A concurrent rename (or delete) won since the read above: the old name is gone.
       if (!renamed.value) throw notFound(`organization ${name} does not exist`);

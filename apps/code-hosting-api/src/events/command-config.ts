@@ -1,5 +1,4 @@
 import type { Config } from '../config';
-import type { Caller } from '../domain/caller';
 import type { SnapshotReader } from '../db/outbox';
 import {
   attachmentIdsAfter,
@@ -32,13 +31,7 @@ export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader
       idsAfter: organizationIdsAfter,
       async read(transaction, ids) {
         const organizations = await organizationsById(transaction, ids);
-        return new Map(
-          organizations.map((org) => {
-            // Signed in: the email is shown (toOrganization hides it from anonymous readers only).
-            const signedIn: Caller = { user: org, publicOnly: false };
-            return [String(org.id), wire.toOrganization(org, signedIn)];
-          }),
-        );
+        return new Map(organizations.map((org) => [String(org.id), wire.toSignedInOrganization(org)]));
       },
     },
     {

@@ -33,14 +33,15 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   {
     type: 'organization.deleted',
     aggregate: 'orgs',
-    summary: 'An organization was deleted; data is the organization as GET /orgs/{org} showed it just before.',
+    summary:
+      'An organization was deleted; data is the organization as GET /orgs/{org} showed it just before.',
     data: Organization,
   },
   {
     type: 'organization.snapshot',
     aggregate: 'orgs',
     summary:
-      'The current state of an organization, published by the snapshot command (its `sequence` is the last change event it includes).',
+      'The current state of an organization, recorded by the snapshot command through the outbox: its `sequence` is the next after the last change it includes (a later change has a higher one), so consumers fold it like any event.',
     data: Organization,
   },
   {
@@ -68,7 +69,7 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     type: 'attachment.snapshot',
     aggregate: 'attachments',
     summary:
-      'The current state of an attachment, published by the snapshot command (its `sequence` is the last change event it includes).',
+      'The current state of an attachment, recorded by the snapshot command through the outbox: its `sequence` is the next after the last change it includes (a later change has a higher one), so consumers fold it like any event.',
     data: Attachment,
   },
 ];

@@ -6,6 +6,7 @@ import type { Database } from '../db/database';
 import { createStore } from '../db/store';
 import { asyncApiDocument } from '../events/asyncapi';
 import { EVENT_STREAM_NAME } from '../events/catalog';
+import { codeHostingChangeLog } from '../events/code-hosting-events';
 import type { ServiceEvents } from '../events/service-events';
 import { wakeRelayAfterWrites } from './event-wakeup';
 import { accountService } from '../domain/accounts';
@@ -77,7 +78,9 @@ export function buildApp({
   events,
   eventsDocument = DEFAULT_EVENTS_DOCUMENT,
 }: AppDependencies): BuiltApp {
-  const store = createStore(database.prisma, events?.recorder);
+  const wire = createWire(rootUrl);
+  // With events on, the stores record each write's change event in its transaction.
+  const store = createStore(database.prisma, events && codeHostingChangeLog(events.recorder, wire));
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );
@@ -97,7 +100,7 @@ export function buildApp({
         storage,
       ),
       storage,
-      wire: createWire(rootUrl),
+      wire,
       settings,
       rootUrl,
     },

@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
 import { isPublicOnly } from '../domain/token-scopes';
+import { setRequestActor } from '../request-context';
 import type { LoginThrottle } from './login-throttle';
 
 /** The caller plus how they proved it: token scopes (undefined for a password or no credentials) and whether Basic auth was used. */
@@ -117,11 +118,10 @@ async function applySudo(
 /** Records the request's Authentication (anonymous without credentials) for the routes. */
 export function authenticate(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
-    res.locals['authentication'] = await applySudo(
-      accounts,
-      req,
-      await authenticationFrom(accounts, throttle, req),
-    );
+    const authentication = await applySudo(accounts, req, await authenticationFrom(accounts, throttle, req));
+    res.locals['authentication'] = authentication;
+    // The change events' `actor`: the user the request acts as (the Sudo target under Sudo).
+    if (authentication.caller.user) setRequestActor(authentication.caller.user.name);
     next();
   };
 }

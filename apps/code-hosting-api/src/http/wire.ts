@@ -69,12 +69,21 @@ export function createWire(rootUrl: string) {
   }
 
   function toOrganization(org: AccountRecord, caller: Caller): Organization {
+    return organizationAsSeen(org, caller.user !== undefined);
+  }
+
+  /** The organization as any signed-in caller sees it (every write's caller; the change events' `data`). */
+  function toSignedInOrganization(org: AccountRecord): Organization {
+    return organizationAsSeen(org, true);
+  }
+
+  function organizationAsSeen(org: AccountRecord, signedIn: boolean): Organization {
     return {
       id: org.id,
       name: org.name,
       full_name: org.fullName,
       // Seed: the email is emptied for anonymous readers.
-      email: caller.user ? org.email : '',
+      email: signedIn ? org.email : '',
       avatar_url: avatarUrl(org),
       description: org.description,
       website: org.website,
@@ -329,6 +338,7 @@ export function createWire(rootUrl: string) {
   return {
     toUser,
     toOrganization,
+    toSignedInOrganization,
     toPermissions,
     toTeam,
     toRepository,
