@@ -78,7 +78,8 @@ export class NatsPublisher {
           reconnect: true,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 1000,
-          timeout: 2000,
+          // Generous: a dial the client abandons on a busy host can leave its socket open.
+          timeout: 5000,
         });
         if (this.closed) {
           await connection.close();
