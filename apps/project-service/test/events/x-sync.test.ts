@@ -2,7 +2,6 @@ import {
   deleteStream,
   freePort,
   natsUrlForTests,
-  streamInfo,
   uniqueEventNames,
   useTestApp,
   watchEvents,
@@ -11,7 +10,7 @@ import {
 } from '@repo/testing';
 import { createTestApp, testAuthConfig, useProjectService } from '../app';
 import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
-import { lastStoredOn, waitForEventsOf } from './event-assertions';
+import { openStreamReader, waitForEventsOf, type StreamReader } from './event-assertions';
 
 // X-Sync (../../shared/spec/events.md): `true` waits for the write's PubAck and says how it went in
 // X-Sync-Status; `false` or absent, and failing writes, carry no X-Sync-Status; events off answer
@@ -39,12 +38,16 @@ const unreachable = useTestApp(async (source) =>
 );
 
 let watch: EventWatch;
+/** Open before the writes: a read right after a response sees the stream as it was then. */
+let reader: StreamReader;
 
 beforeAll(async () => {
   watch = await watchEvents(natsUrl, { stream: names.stream });
+  reader = await openStreamReader(natsUrl, names.stream);
 });
 
 afterAll(async () => {
+  await reader?.close();
   await watch?.close();
   await deleteStream(natsUrl, names.stream);
 });
@@ -82,7 +85,13 @@ async function sendWrite(app: TestApp, write: Write, sync: string | undefined) {
         .set('X-Request-Id', requestId)
         .send({ slug: uniqueSlug('sync'), name: 'Synced', description: '', parent_uid: root }),
     );
-    return { response, uid: (response.body as { uid?: string }).uid, ms: performance.now() - started };
+    const answeredAt = Date.now();
+    return {
+      response,
+      uid: (response.body as { uid?: string }).uid,
+      ms: performance.now() - started,
+      answeredAt,
+    };
   }
   const project = await createProject(app, { parent_uid: root });
   const started = performance.now();
@@ -104,28 +113,30 @@ async function sendWrite(app: TestApp, write: Write, sync: string | undefined) {
             .set('Authorization', admin())
             .set('X-Request-Id', requestId),
   );
-  return { response, uid: project.uid, ms: performance.now() - started };
+  return { response, uid: project.uid, ms: performance.now() - started, answeredAt: Date.now() };
 }
 
 describe('X-Sync: true with events on', () => {
   it.each(WRITES)('%s answers published, its event already in the stream', async (write) => {
-    const { response, uid } = await sendWrite(service, write, 'true');
+    const { response, uid, answeredAt } = await sendWrite(service, write, 'true');
     // Read from JetStream before anything else happens: the PubAck came before the response.
     const subject = `${names.subjectPrefix}projects.${uid}.${ACTIONS[write]}`;
-    const stored = await lastStoredOn(natsUrl, names.stream, subject);
+    const stored = await reader.lastOn(subject);
     expect(response.status).toBe(SUCCESS[write]);
     expect(response.headers['x-sync-status']).toBe('published');
     expect(stored?.event['requestid']).toBe(response.headers['x-request-id']);
     expect(stored?.msgId).toBe(stored?.event['id']);
+    // Stored by JetStream (its clock: this machine's) before the response came back.
+    expect(stored?.storedAt).toBeLessThanOrEqual(answeredAt);
   });
 
   it('counts the event in the stream by the time a create answers', async () => {
     await watch.settled();
-    const before = await streamInfo(natsUrl, names.stream);
+    const before = await reader.messages();
     const { response } = await sendWrite(service, 'create', 'true');
-    const after = await streamInfo(natsUrl, names.stream);
+    const after = await reader.messages();
     expect(response.headers['x-sync-status']).toBe('published');
-    expect(after.messages).toBe(before.messages + 1);
+    expect(after).toBe(before + 1);
   });
 });
 
