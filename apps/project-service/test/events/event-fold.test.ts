@@ -116,6 +116,8 @@ async function runWrites(commands: Command[]) {
     [top.uid, { uid: top.uid, slug: top.slug, parent: root, baseEtag: '"b1"', settingsEtag: '"s1"' }],
   ]);
   const created = [top.uid];
+  /** The run's top project: every other one is below it (so it is deleted last, then replaced). */
+  let topUid = top.uid;
   let succeeded = 1;
   const nth = (index: number) => [...alive.values()][index % alive.size] as Known;
 
@@ -123,7 +125,7 @@ async function runWrites(commands: Command[]) {
     const auth = admin();
     switch (cmd.kind) {
       case 'create': {
-        const parent = cmd.parent === undefined ? top.uid : nth(cmd.parent).uid;
+        const parent = cmd.parent === undefined ? topUid : nth(cmd.parent).uid;
         const slug = uniqueSlug('fold');
         const response = await service.request
           .post('/projects')
@@ -204,6 +206,7 @@ async function runWrites(commands: Command[]) {
               settingsEtag: '"s1"',
             });
             created.push(next.uid);
+            topUid = next.uid;
             succeeded += 1;
           }
         }
