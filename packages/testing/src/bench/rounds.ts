@@ -5,7 +5,7 @@
  */
 import { runLoad } from './load';
 import type { LoadResult, LoadSpec } from './load-spec';
-import type { ScenarioResult } from './report';
+import type { ScenarioResult, VariantRow } from './report';
 import { median } from './processes';
 
 export interface Target {
@@ -101,4 +101,46 @@ export async function runScenarios(
     }
   }
   return out;
+}
+
+/** One side of a variant pair: a server and the load sent to it. */
+export interface VariantTarget {
+  url: string;
+  load: Scenario['load'];
+}
+
+/**
+ * One scenario under two settings (two servers, or two loads of one server), alternating which
+ * runs first each round as runScenarios does; the rounds folded into one VariantRow.
+ */
+export async function runVariantPair(
+  name: string,
+  targets: { off: VariantTarget; on: VariantTarget },
+  connections: number,
+  settings: RoundSettings,
+): Promise<VariantRow> {
+  const runs: Record<'off' | 'on', LoadResult[]> = { off: [], on: [] };
+  const sides = ['off', 'on'] as const;
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const target = targets[side];
+      if (round === 0 && settings.warmup > 0) {
+        const warmup = await target.load(target.url, connections);
+        await runLoad({ ...warmup, url: target.url, connections, duration: settings.warmup });
+      }
+      const spec = await target.load(target.url, connections);
+      const result = await runLoad({ ...spec, url: target.url, connections, duration: settings.duration });
+      if (result.failures > 0) {
+        console.warn(`  ${name} @${connections} ${side}: ${JSON.stringify(result.statuses)}`);
+      }
+      runs[side].push(result);
+    }
+  }
+  const off = fold(runs.off);
+  const on = fold(runs.on);
+  console.log(
+    `  ${name} @${connections}: off ${off.rps.toFixed(0)} req/s p50 ${off.p50} ms, ` +
+      `on ${on.rps.toFixed(0)} req/s p50 ${on.p50} ms (on/off ${(on.rps / off.rps).toFixed(2)})`,
+  );
+  return { scenario: name, connections, off, on, ratio: on.rps / off.rps };
 }
