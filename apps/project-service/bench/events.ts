@@ -7,7 +7,8 @@
  * drain (events_outbox_depth 0 on /metrics) and every recorded event be in the stream.
  *
  * BENCH_NATS_URL names the NATS (nats://127.0.0.1:4222); unreachable, the rows are not run (one line
- * says so). `pnpm run bench -- --only events` runs these rows alone.
+ * says so). `pnpm run bench -- --only events` runs these rows alone, `--only x-sync` the X-Sync
+ * ones (BENCH_XSYNC_CONNECTIONS, 1,16).
  */
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -106,7 +107,8 @@ export async function eventSections<Seeded>(
   writes: Scenario[],
   base: Scenario,
 ): Promise<VariantSection[]> {
-  if (!selected('events')) return [];
+  const writesWanted = selected('events');
+  if (!writesWanted && !selected('x-sync')) return [];
   const why = await natsUnavailable(NATS_URL);
   if (why) {
     console.log(`events rows not run: no JetStream at ${NATS_URL} (${why}); BENCH_NATS_URL names another`);
@@ -114,6 +116,8 @@ export async function eventSections<Seeded>(
   }
   const names = uniqueEventNames('bench project-service');
   const connections = (process.env.BENCH_EVENTS_CONNECTIONS ?? '16').split(',').map(Number);
+  // X-Sync also at 1 connection: its added latency without queueing behind other writes.
+  const syncConnections = (process.env.BENCH_XSYNC_CONNECTIONS ?? '1,16').split(',').map(Number);
   console.log(`events on: ${NATS_URL}, stream ${names.stream}, subjects ${names.subjectPrefix}projects.>`);
   const on = await context.startService({
     NATS_URL,
@@ -122,14 +126,40 @@ export async function eventSections<Seeded>(
   });
   const off = context.servers.service;
   const quiet = (scenario: Scenario): Scenario['load'] => afterSettling([off, on], scenario.load);
+  // CPU per request: the loaded server's and the database's backends (both servers' pools: the idle
+  // one's use next to none). Not nats-server's: other users of the machine's NATS would count in it.
+  const backends = () =>
+    withClient(context.databaseUrl, async (client) => {
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      return rows.map((row) => row.pid);
+    });
+  const processes = (server: ServerProcess) => async () => [server.pid, ...(await backends())];
+  // Statements per request, the relay's (claims, marks) included: db_query_duration_seconds' count.
+  const statements = (server: ServerProcess) => async () =>
+    (await metric(server, 'db_query_duration_seconds_count')) ?? 0;
   try {
     const rows: VariantRow[] = [];
-    for (const scenario of writes) {
+    for (const scenario of writesWanted ? writes : []) {
       for (const count of connections) {
         rows.push(
           await runVariantPair(
             scenario.name,
-            { off: { url: off.url, load: quiet(scenario) }, on: { url: on.url, load: quiet(scenario) } },
+            {
+              off: {
+                url: off.url,
+                load: quiet(scenario),
+                processes: processes(off),
+                statements: statements(off),
+              },
+              on: {
+                url: on.url,
+                load: quiet(scenario),
+                processes: processes(on),
+                statements: statements(on),
+              },
+            },
             count,
             context.settings,
           ),
@@ -137,13 +167,18 @@ export async function eventSections<Seeded>(
       }
     }
     const syncRows: VariantRow[] = [];
-    for (const count of connections) {
+    for (const count of syncConnections) {
       syncRows.push(
         await runVariantPair(
           `${base.name}, events on`,
           {
-            off: { url: on.url, load: base.load },
-            on: { url: on.url, load: withHeader(base.load, 'X-Sync', 'true') },
+            off: { url: on.url, load: quiet(base), processes: processes(on), statements: statements(on) },
+            on: {
+              url: on.url,
+              load: withHeader(quiet(base), 'X-Sync', 'true'),
+              processes: processes(on),
+              statements: statements(on),
+            },
           },
           count,
           context.settings,
@@ -179,9 +214,13 @@ export async function eventSections<Seeded>(
     const notes: string[] = [];
     for (const row of rows) {
       const cost = (1 - row.ratio) * 100;
+      const cpu =
+        row.on.cpuMsPerRequest !== undefined && row.off.cpuMsPerRequest !== undefined
+          ? `, CPU per write +${(((row.on.cpuMsPerRequest - row.off.cpuMsPerRequest) / row.off.cpuMsPerRequest) * 100).toFixed(0)}%`
+          : '';
       notes.push(
         `${row.scenario} @${row.connections}: events on cost ${cost.toFixed(1)}% of write throughput ` +
-          `(target at most 10% at 16 connections), p50 +${ms(row.on.p50 - row.off.p50)}`,
+          `(target at most 10% at 16 connections), p50 +${ms(row.on.p50 - row.off.p50)}${cpu}`,
       );
     }
     notes.push(
@@ -198,7 +237,7 @@ export async function eventSections<Seeded>(
         `(${row.off.p50} → ${row.on.p50} ms; target under 5 ms), throughput ×${row.ratio.toFixed(2)}; ` +
         `a PUT with X-Sync after the load: ${syncStatus}`,
     );
-    return [
+    const writeSections: VariantSection[] = [
       {
         title: 'Writes with change events off vs on (NATS JetStream on this machine)',
         offLabel: 'events off',
@@ -206,12 +245,15 @@ export async function eventSections<Seeded>(
         rows,
         notes,
       },
+    ];
+    return [
+      ...(writesWanted ? writeSections : []),
       {
         title: 'X-Sync: true vs without (events on)',
         offLabel: 'no X-Sync',
         onLabel: 'X-Sync: true',
         rows: syncRows,
-        notes: syncNotes,
+        notes: [...syncNotes, ...(writesWanted ? [] : notes.slice(-1))],
       },
     ];
   } finally {

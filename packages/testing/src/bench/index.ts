@@ -21,6 +21,7 @@ export {
   type BenchResults,
   type Measurement,
   type ScenarioResult,
+  type VariantFigures,
   type VariantRow,
   type VariantSection,
 } from './report';

@@ -29,11 +29,14 @@ export interface Measurement {
 export type LoadFigures = ScenarioResult['service'];
 
 /** One scenario run with a setting off and on (e.g. change events), in alternating rounds. */
+/** A variant's figures: a load's, and when measured the CPU ms per request (median of the rounds). */
+export type VariantFigures = LoadFigures & { cpuMsPerRequest?: number; statementsPerRequest?: number };
+
 export interface VariantRow {
   scenario: string;
   connections: number;
-  off: LoadFigures;
-  on: LoadFigures;
+  off: VariantFigures;
+  on: VariantFigures;
   /** on rps / off rps. */
   ratio: number;
 }
@@ -132,6 +135,12 @@ export function measurementTable(results: BenchResults): string {
 }
 
 export function variantTable(section: VariantSection): string {
+  const cpu = section.rows.some((row) => row.on.cpuMsPerRequest !== undefined);
+  const statements = section.rows.some((row) => row.on.statementsPerRequest !== undefined);
+  const statementCell = (figures: VariantFigures) =>
+    figures.statementsPerRequest === undefined ? '–' : fixed(figures.statementsPerRequest, 1);
+  const cpuCell = (figures: VariantFigures) =>
+    figures.cpuMsPerRequest === undefined ? '–' : fixed(figures.cpuMsPerRequest, 2);
   return markdownTable(
     [
       'scenario',
@@ -141,6 +150,8 @@ export function variantTable(section: VariantSection): string {
       'on/off',
       `${section.offLabel} p50 / p99 ms`,
       `${section.onLabel} p50 / p99 ms`,
+      ...(cpu ? ['CPU ms/req off → on (server + database)'] : []),
+      ...(statements ? ['statements/req off → on'] : []),
       'failures (off/on)',
     ],
     section.rows.map((row) => [
@@ -151,6 +162,8 @@ export function variantTable(section: VariantSection): string {
       fixed(row.ratio, 2),
       `${fixed(row.off.p50)} / ${fixed(row.off.p99)}`,
       `${fixed(row.on.p50)} / ${fixed(row.on.p99)}`,
+      ...(cpu ? [`${cpuCell(row.off)} → ${cpuCell(row.on)}`] : []),
+      ...(statements ? [`${statementCell(row.off)} → ${statementCell(row.on)}`] : []),
       row.off.failures + row.on.failures > 0 ? `${row.off.failures}/${row.on.failures}` : '',
     ]),
   );
