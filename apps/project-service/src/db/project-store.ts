@@ -23,7 +23,13 @@ import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
 import type { ProjectChangeLog } from './project-change-log';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
-import { baseUpdateReturning, insertProject, writeSettings, writeSettingsReturning } from './project-write';
+import {
+  baseUpdateReturning,
+  insertProject,
+  insertProjectReturning,
+  writeSettings,
+  writeSettingsReturning,
+} from './project-write';
 import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
@@ -65,8 +71,8 @@ export class PrismaProjectStore implements ProjectStore {
     if (changes) {
       try {
         return await this.prisma.$transaction(async (transaction) => {
-          const created = await findProject(transaction, await insertProject(transaction, project));
-          if (!created) throw new Error('a project inserted by this transaction is missing');
+          // The project and its members inserted and returned in one statement.
+          const created = await insertProjectReturning(transaction, project);
           await changes(transaction, { type: 'project.created', project: created });
           return { kind: 'written' as const, value: created };
         });

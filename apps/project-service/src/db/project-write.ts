@@ -105,17 +105,21 @@ export async function writeSettingsReturning(
       ${upsertedMembers(uid, written)}
       RETURNING role, position, username, name, email, avatar
     )
-    SELECT ${PROJECT_COLUMNS}, (
-      SELECT coalesce(
-        json_agg(
-          json_build_object('role', m.role, 'username', m.username, 'name', m.name, 'email', m.email, 'avatar', m.avatar)
-          ORDER BY m.role, m.position
-        ),
-        '[]'::json)
-      FROM upserted m) AS "members"
-    FROM updated p`;
+    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p`;
   const row = rows[0];
   return row && projectOf(row);
+}
+
+/** The member rows of `relation` (a CTE's RETURNING) as MEMBERS has them: JSON objects in list order. */
+function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT coalesce(
+      json_agg(
+        json_build_object('role', m.role, 'username', m.username, 'name', m.name, 'email', m.email, 'avatar', m.avatar)
+        ORDER BY m.role, m.position
+      ),
+      '[]'::json)
+    FROM ${relation} m) AS "members"`;
 }
 
 /**
@@ -207,10 +211,44 @@ function membersTable(members: MemberWrite[]): Prisma.Sql {
  */
 export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
   const uid = randomUUID();
+  await client.$executeRaw`${insertStatement(uid, project, Prisma.sql`uid`, (insertMembers) => insertMembers)}`;
+  return uid;
+}
+
+/**
+ * insertProject, and the project as it is after (events on: the create's event and response), in
+ * the same one statement: the row RETURNING *, its members the inserted member rows.
+ */
+export async function insertProjectReturning(
+  transaction: Prisma.TransactionClient,
+  project: NewProject,
+): Promise<Project> {
+  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`${insertStatement(
+    randomUUID(),
+    project,
+    Prisma.sql`*`,
+    (insertMembers) => Prisma.sql`, added AS (
+      ${insertMembers}
+      RETURNING role, position, username, name, email, avatar
+    )
+    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p`,
+  )}`;
+  const row = rows[0];
+  if (!row) throw new Error('a project inserted by this statement is missing');
+  return projectOf(row);
+}
+
+/** The create's statement: the project's INSERT (RETURNING `returning`) and its members' (as `tail` places it). */
+function insertStatement(
+  uid: string,
+  project: NewProject,
+  returning: Prisma.Sql,
+  tail: (insertMembers: Prisma.Sql) => Prisma.Sql,
+): Prisma.Sql {
   // The application's clock, as every later write uses (a base or settings write's updated_at).
   const now = new Date();
   const members = memberRows(project);
-  await client.$executeRaw`
+  return Prisma.sql`
     WITH inserted AS (
       INSERT INTO projects (
         uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
@@ -227,11 +265,10 @@ export async function insertProject(client: Prisma.TransactionClient, project: N
         ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement},
         ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       )
-      RETURNING uid
+      RETURNING ${returning}
     ), wanted AS (
       ${membersTable(members)}
     )
-    INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
-    SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`;
-  return uid;
+    ${tail(Prisma.sql`INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+    SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`)}`;
 }
