@@ -5,7 +5,8 @@
  *   npx tsx bench/run.ts          (pnpm run bench runs the codec bench first)
  *
  * Seeds 10,000 projects (bench/seed.ts), measures the unpaged list's time and memory ("full list"
- * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1.
+ * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1;
+ * last, the writes with change events on (bench/events.ts, "events" in BENCH_SCENARIOS).
  */
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -19,6 +20,7 @@ import {
   type Scenario,
   type ServerProcess,
 } from '@repo/testing/bench';
+import { eventSections } from './events';
 import { ADMIN, CALLER, deepProjects, seedProjects } from './seed';
 
 const APP_DIR = path.resolve(__dirname, '..');
@@ -227,5 +229,15 @@ export function runHttpBench(): Promise<BenchResults> {
         : [],
     scenarios: async (_servers, deep, databaseUrl) => scenarios(databaseUrl, deep),
     caller: 'writer inherited from level 1, reading level 6',
+    variants: async (context) => {
+      const all = scenarios(context.databaseUrl, context.seeded);
+      const named = (name: string) => all.find((scenario) => scenario.name === name)!;
+      const base = named('PUT /projects/{uid} (If-Match)');
+      return eventSections(
+        context,
+        [named('POST /projects'), base, named('PUT /projects/{uid}/settings (If-Match)')],
+        base,
+      );
+    },
   });
 }

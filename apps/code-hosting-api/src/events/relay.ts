@@ -218,6 +218,8 @@ export class OutboxRelay {
             try {
               await this.publishOne(row);
               published.push(row.id);
+              // Its PubAck is what X-Sync waits for: answer the waiters now, not after the mark.
+              this.remember([row.id]);
             } catch (error) {
               // The rest of this resource's events wait: publishing them now would break its order.
               failure ??= error;
@@ -232,7 +234,6 @@ export class OutboxRelay {
       await renewing;
     }
     await markPublished(this.options.prisma, published);
-    this.remember(published);
     await releaseClaims(this.options.prisma, this.id, unpublished);
     if (failure !== undefined) throw failure;
     return published.length;

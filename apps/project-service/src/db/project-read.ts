@@ -76,15 +76,25 @@ export async function findProject(
 /**
  * The project with its members, its row locked until the transaction ends (a write's "before"
  * that no other write can change meanwhile); undefined when it does not exist.
+ *
+ * FOR UPDATE returns the row's newest version once the lock is granted, but the members come from
+ * the statement's snapshot, taken before it waited: a settings write that committed meanwhile
+ * (every member write is one, under this lock, and moves settings_revision) would leave them stale.
+ * The statement also reads the revision of its snapshot; when the two differ, the project is read
+ * again, the lock now held.
  */
 export async function findProjectForUpdate(
   transaction: Prisma.TransactionClient,
   uid: string,
 ): Promise<Project | undefined> {
-  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`
-    SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM projects p WHERE p.uid = ${uid}::uuid FOR UPDATE OF p`;
+  const rows = await transaction.$queryRaw<(ProjectWithMembersRow & { snapshotRevision: number | null })[]>`
+    SELECT ${PROJECT_COLUMNS}, ${MEMBERS},
+      (SELECT s.settings_revision FROM projects s WHERE s.uid = p.uid) AS "snapshotRevision"
+    FROM projects p WHERE p.uid = ${uid}::uuid FOR UPDATE OF p`;
   const row = rows[0];
-  return row && projectOf(row);
+  if (!row) return undefined;
+  if (row.snapshotRevision !== row.settingsRevision) return findProject(transaction, uid);
+  return projectOf(row);
 }
 
 /** The project without its members, and the caller's memberships; undefined when it does not exist. */

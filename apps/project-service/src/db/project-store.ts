@@ -23,7 +23,13 @@ import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
 import type { ProjectChangeLog } from './project-change-log';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
-import { insertProject, writeSettings, writeSettingsInTransaction } from './project-write';
+import {
+  baseUpdateReturning,
+  insertProject,
+  insertProjectReturning,
+  writeSettings,
+  writeSettingsReturning,
+} from './project-write';
 import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
@@ -65,8 +71,8 @@ export class PrismaProjectStore implements ProjectStore {
     if (changes) {
       try {
         return await this.prisma.$transaction(async (transaction) => {
-          const created = await findProject(transaction, await insertProject(transaction, project));
-          if (!created) throw new Error('a project inserted by this transaction is missing');
+          // The project and its members inserted and returned in one statement.
+          const created = await insertProjectReturning(transaction, project);
           await changes(transaction, { type: 'project.created', project: created });
           return { kind: 'written' as const, value: created };
         });
@@ -94,9 +100,13 @@ export class PrismaProjectStore implements ProjectStore {
       const changes = this.changes;
       if (changes) {
         return await this.prisma.$transaction(async (transaction) => {
-          const outcome =
-            (await conditionalBaseUpdate(transaction, uid, update, allowed)) ||
-            (await baseUpdateWithParent(transaction, uid, update, allowed));
+          // The common case (the parent as stored): the write and the project after, one statement.
+          const written = await baseUpdateReturning(transaction, uid, update, allowed);
+          if (written) {
+            await changes(transaction, { type: 'project.updated', project: written });
+            return { kind: 'written' as const, value: written };
+          }
+          const outcome = await baseUpdateWithParent(transaction, uid, update, allowed);
           if (outcome === 'cycle') return { kind: 'cycle' as const };
           const project = await findProject(transaction, uid);
           if (!project) return { kind: 'missing' as const };
@@ -130,11 +140,9 @@ export class PrismaProjectStore implements ProjectStore {
         // The settings before, locked: the event's `previous` is exactly what this write replaced.
         const previous = await findProjectForUpdate(transaction, uid);
         if (!previous) return { kind: 'missing' as const };
-        if ((await writeSettingsInTransaction(transaction, uid, update, allowed)) === 0) {
-          return { kind: 'stale' as const };
-        }
-        const project = await findProject(transaction, uid);
-        if (!project) throw new Error('a project locked by this transaction is missing');
+        // The write and the project after, in one statement (the lock is held already).
+        const project = await writeSettingsReturning(transaction, uid, update, allowed);
+        if (!project) return { kind: 'stale' as const };
         await changes(transaction, { type: 'project.settings_updated', project, previous });
         return { kind: 'written' as const, value: project };
       });

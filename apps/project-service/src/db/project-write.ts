@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { NewProject, ProjectSettingsUpdate } from '../domain/records';
+import type { NewProject, Project, ProjectBaseUpdate, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { memberRows } from './row-mappers';
+import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
+import { memberRows, projectOf } from './row-mappers';
 
 /**
  * The settings write: the conditional UPDATE of the project (its If-Match check in the WHERE),
@@ -55,7 +56,7 @@ export async function writeSettings(
  * The settings write as two statements of the caller's transaction: the conditional UPDATE (which
  * takes the row lock), then the members, with a snapshot taken once the lock is held.
  */
-export async function writeSettingsInTransaction(
+async function writeSettingsInTransaction(
   transaction: Prisma.TransactionClient,
   uid: string,
   update: ProjectSettingsUpdate,
@@ -75,15 +76,102 @@ export async function writeSettingsInTransaction(
   return written;
 }
 
-/** The conditional UPDATE of a project's settings columns and revision, returning its uid. */
-function settingsUpdate(uid: string, update: ProjectSettingsUpdate, condition: Prisma.Sql): Prisma.Sql {
+/**
+ * The settings write of a transaction that holds the project's row lock already (events on: the
+ * write's "before" was read FOR UPDATE), and the project as it is after, in one statement: the
+ * conditional UPDATE, the members replaced by key, the row and the new member lists returned.
+ * Holding the lock, no other writer can change the members between this statement's snapshot and
+ * its UPDATE, so the one-statement form is right for any condition; and the new lists are exactly
+ * the upserted rows (every other member row of the project is deleted). Undefined when the
+ * revision is not one of `allowed` (nothing written).
+ */
+export async function writeSettingsReturning(
+  transaction: Prisma.TransactionClient,
+  uid: string,
+  update: ProjectSettingsUpdate,
+  allowed: AllowedRevisions,
+): Promise<Project | undefined> {
+  const revisionMatches =
+    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
+  const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
+  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`
+    WITH updated AS (
+      ${settingsUpdate(uid, update, revisionMatches, Prisma.sql`*`)}
+    ), wanted AS (
+      ${membersTable(memberRows(update))}
+    ), removed AS (
+      ${removedMembers(uid, written)}
+    ), upserted AS (
+      ${upsertedMembers(uid, written)}
+      RETURNING role, position, username, name, email, avatar
+    )
+    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p`;
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
+/** The member rows of `relation` (a CTE's RETURNING) as MEMBERS has them: JSON objects in list order. */
+function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT coalesce(
+      json_agg(
+        json_build_object('role', m.role, 'username', m.username, 'name', m.name, 'email', m.email, 'avatar', m.avatar)
+        ORDER BY m.role, m.position
+      ),
+      '[]'::json)
+    FROM ${relation} m) AS "members"`;
+}
+
+/**
+ * The base write when the parent stays as stored (the parent's equality part of the WHERE), and
+ * the project as it is after, in one statement; undefined when nothing was written (missing, stale,
+ * or the parent is not the stored one: the caller's slower path decides). The members are read in
+ * the statement's snapshot: a concurrent settings write may have committed since, but the base
+ * representation (the response, the event's data) holds no members.
+ */
+export async function baseUpdateReturning(
+  client: Prisma.TransactionClient,
+  uid: string,
+  update: ProjectBaseUpdate,
+  allowed: AllowedRevisions,
+): Promise<Project | undefined> {
+  const revisionMatches =
+    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
+  const rows = await client.$queryRaw<ProjectWithMembersRow[]>`
+    WITH p AS (
+      UPDATE projects
+      SET slug = ${update.slug}, name = ${update.name}, description = ${update.description},
+        public = ${update.public}, is_foundation = ${update.isFoundation},
+        autojoin_enabled = ${update.autojoinEnabled}, category = ${update.category}, stage = ${update.stage},
+        legal_entity_type = ${update.legalEntityType}, legal_entity_name = ${update.legalEntityName},
+        legal_parent_uid = ${update.legalParentUid}, funding_model = ${update.fundingModel}::text[],
+        charter_url = ${update.charterUrl}, entity_formation_document_url = ${update.entityFormationDocumentUrl},
+        logo_url = ${update.logoUrl}, repository_url = ${update.repositoryUrl}, website_url = ${update.websiteUrl},
+        formation_date = ${update.formationDate}, entity_dissolution_date = ${update.entityDissolutionDate},
+        base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
+      WHERE uid = ${uid}::uuid AND ${revisionMatches}
+        AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
+      RETURNING *
+    )
+    SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM p`;
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
+/** The conditional UPDATE of a project's settings columns and revision, returning its uid (or `returning`). */
+function settingsUpdate(
+  uid: string,
+  update: ProjectSettingsUpdate,
+  condition: Prisma.Sql,
+  returning: Prisma.Sql = Prisma.sql`uid`,
+): Prisma.Sql {
   return Prisma.sql`UPDATE projects
     SET announcement_date = ${update.announcementDate},
         mission_statement = ${update.missionStatement},
         settings_revision = settings_revision + 1,
         settings_updated_at = ${new Date()}::timestamptz
     WHERE uid = ${uid}::uuid AND ${condition}
-    RETURNING uid`;
+    RETURNING ${returning}`;
 }
 
 /** The project's member rows that `wanted` (membersTable) has no key for, deleted when `onlyIf`. */
@@ -123,10 +211,44 @@ function membersTable(members: MemberWrite[]): Prisma.Sql {
  */
 export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
   const uid = randomUUID();
+  await client.$executeRaw`${insertStatement(uid, project, Prisma.sql`uid`, (insertMembers) => insertMembers)}`;
+  return uid;
+}
+
+/**
+ * insertProject, and the project as it is after (events on: the create's event and response), in
+ * the same one statement: the row RETURNING *, its members the inserted member rows.
+ */
+export async function insertProjectReturning(
+  transaction: Prisma.TransactionClient,
+  project: NewProject,
+): Promise<Project> {
+  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`${insertStatement(
+    randomUUID(),
+    project,
+    Prisma.sql`*`,
+    (insertMembers) => Prisma.sql`, added AS (
+      ${insertMembers}
+      RETURNING role, position, username, name, email, avatar
+    )
+    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p`,
+  )}`;
+  const row = rows[0];
+  if (!row) throw new Error('a project inserted by this statement is missing');
+  return projectOf(row);
+}
+
+/** The create's statement: the project's INSERT (RETURNING `returning`) and its members' (as `tail` places it). */
+function insertStatement(
+  uid: string,
+  project: NewProject,
+  returning: Prisma.Sql,
+  tail: (insertMembers: Prisma.Sql) => Prisma.Sql,
+): Prisma.Sql {
   // The application's clock, as every later write uses (a base or settings write's updated_at).
   const now = new Date();
   const members = memberRows(project);
-  await client.$executeRaw`
+  return Prisma.sql`
     WITH inserted AS (
       INSERT INTO projects (
         uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
@@ -143,11 +265,10 @@ export async function insertProject(client: Prisma.TransactionClient, project: N
         ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement},
         ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       )
-      RETURNING uid
+      RETURNING ${returning}
     ), wanted AS (
       ${membersTable(members)}
     )
-    INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
-    SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`;
-  return uid;
+    ${tail(Prisma.sql`INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
+    SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`)}`;
 }

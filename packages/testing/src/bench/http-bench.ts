@@ -9,7 +9,8 @@
  * Settings: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP (s, 1),
  * BENCH_CONNECTIONS (1,16,64), BENCH_SCENARIOS (substrings of scenario names; "startup" names the
  * start-up measurement), BENCH_STARTS (start-ups timed, 5), BENCH_CPU_PROF=1 (run the service
- * under --cpu-prof; profiles land in bench/results/profiles/).
+ * under --cpu-prof; profiles land in bench/results/profiles/). An app's `variants` then run the
+ * service against itself under other settings (a second service started with more variables).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -19,12 +20,22 @@ import { freePort } from '../ports';
 import { withClient } from '../database-template';
 import { createThrowawayDatabase, dropDatabase } from './postgres';
 import { median, startServer, type ServerProcess } from './processes';
-import { commit, machine, type BenchResults, type Measurement } from './report';
-import { runScenarios, selected, settingsFromEnvironment, type Scenario } from './rounds';
+import { commit, machine, type BenchResults, type Measurement, type VariantSection } from './report';
+import { runScenarios, selected, settingsFromEnvironment, type RoundSettings, type Scenario } from './rounds';
 
 export interface BenchServers {
   service: ServerProcess;
   baseline: ServerProcess;
+}
+
+/** What an app's variant sections get: the running servers, and another service to start. */
+export interface VariantContext<Seeded> {
+  servers: BenchServers;
+  seeded: Seeded;
+  databaseUrl: string;
+  settings: RoundSettings;
+  /** Starts the service once more on the same database, with `environment` added to its own. */
+  startService(environment: NodeJS.ProcessEnv): Promise<ServerProcess>;
 }
 
 export interface HttpBench<Seeded> {
@@ -41,13 +52,20 @@ export interface HttpBench<Seeded> {
   scenarios(servers: BenchServers, seeded: Seeded, databaseUrl: string): Promise<Scenario[]>;
   /** Who the loads call as, recorded with the settings. */
   caller: string;
+  /** The service compared with itself under other settings, after the scenarios (e.g. events on). */
+  variants?(context: VariantContext<Seeded>): Promise<VariantSection[]>;
 }
 
 export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Promise<BenchResults> {
   const settings = settingsFromEnvironment();
   const profile = process.env.BENCH_CPU_PROF === '1';
   const profileDir = path.join(bench.appDir, 'bench', 'results', 'profiles');
-  const start = async (name: 'service' | 'baseline', databaseUrl: string, args: string[]) => {
+  const start = async (
+    name: 'service' | 'baseline',
+    databaseUrl: string,
+    args: string[],
+    extra: NodeJS.ProcessEnv = {},
+  ) => {
     const port = await freePort();
     return startServer({
       name,
@@ -62,16 +80,19 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
         PORT: String(port),
         DATABASE_URL: databaseUrl,
         ...bench.environment,
+        ...extra,
       },
       port,
       readyPath: '/readyz',
     });
   };
-  const startService = (databaseUrl: string, withProfile = false) =>
-    start('service', databaseUrl, [
-      ...(withProfile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      'dist/main.js',
-    ]);
+  const startService = (databaseUrl: string, withProfile = false, extra: NodeJS.ProcessEnv = {}) =>
+    start(
+      'service',
+      databaseUrl,
+      [...(withProfile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'dist/main.js'],
+      extra,
+    );
   const startBaseline = (databaseUrl: string) =>
     start('baseline', databaseUrl, ['--import', 'tsx', 'bench/baseline/server.ts']);
 
@@ -130,6 +151,15 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
         },
         settings,
       );
+      const variants = bench.variants
+        ? await bench.variants({
+            servers,
+            seeded,
+            databaseUrl: database.url,
+            settings,
+            startService: (environment) => startService(database.url, profile, environment),
+          })
+        : [];
       return {
         app: bench.app,
         date: new Date().toISOString(),
@@ -138,6 +168,7 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
         settings: { ...settings, data: bench.seed.description, caller: bench.caller },
         scenarios: results,
         measurements,
+        ...(variants.length ? { variants } : {}),
       };
     } finally {
       await servers.service.stop();

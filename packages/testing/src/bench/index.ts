@@ -1,6 +1,6 @@
 /** The bench harness of the apps (`@repo/testing/bench`): loads, rounds, servers, results. */
 export { runBench, type BenchEntry } from './run';
-export { benchAgainstBaseline, type BenchServers, type HttpBench } from './http-bench';
+export { benchAgainstBaseline, type BenchServers, type HttpBench, type VariantContext } from './http-bench';
 export {
   serveBaseline,
   type BaselineHandler,
@@ -21,8 +21,19 @@ export {
   type BenchResults,
   type Measurement,
   type ScenarioResult,
+  type VariantFigures,
+  type VariantRow,
+  type VariantSection,
 } from './report';
-export { runScenarios, selected, settingsFromEnvironment, type RoundSettings, type Scenario } from './rounds';
+export {
+  runScenarios,
+  runVariantPair,
+  selected,
+  settingsFromEnvironment,
+  type RoundSettings,
+  type Scenario,
+  type VariantTarget,
+} from './rounds';
 export { runLoad } from './load';
 export type { LoadMode, LoadResult, LoadSpec, LoadTarget } from './load-spec';
 export { summarize } from './cpu-profile-summary';

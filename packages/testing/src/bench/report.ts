@@ -25,6 +25,35 @@ export interface Measurement {
   higherIsBetter?: boolean;
 }
 
+/** One load, folded over the rounds (rounds.ts). */
+export type LoadFigures = ScenarioResult['service'];
+
+/** One scenario run with a setting off and on (e.g. change events), in alternating rounds. */
+/** A variant's figures: a load's, and when measured the CPU ms per request (median of the rounds). */
+export type VariantFigures = LoadFigures & { cpuMsPerRequest?: number; statementsPerRequest?: number };
+
+export interface VariantRow {
+  scenario: string;
+  connections: number;
+  off: VariantFigures;
+  on: VariantFigures;
+  /** on rps / off rps. */
+  ratio: number;
+}
+
+/**
+ * The service compared with itself under another setting (not against the baseline): its rows,
+ * the names of the two settings, and lines of findings (checks, derived figures).
+ */
+export interface VariantSection {
+  title: string;
+  /** What `off` and `on` stand for in this section, e.g. 'events off' / 'events on'. */
+  offLabel: string;
+  onLabel: string;
+  rows: VariantRow[];
+  notes: string[];
+}
+
 export interface BenchResults {
   app: string;
   date: string;
@@ -33,6 +62,8 @@ export interface BenchResults {
   settings: Record<string, unknown>;
   scenarios: ScenarioResult[];
   measurements: Measurement[];
+  /** The service under other settings (absent in results written before there were any). */
+  variants?: VariantSection[];
 }
 
 export function machine(postgres?: string): BenchResults['machine'] {
@@ -103,6 +134,41 @@ export function measurementTable(results: BenchResults): string {
   );
 }
 
+export function variantTable(section: VariantSection): string {
+  const cpu = section.rows.some((row) => row.on.cpuMsPerRequest !== undefined);
+  const statements = section.rows.some((row) => row.on.statementsPerRequest !== undefined);
+  const statementCell = (figures: VariantFigures) =>
+    figures.statementsPerRequest === undefined ? '–' : fixed(figures.statementsPerRequest, 1);
+  const cpuCell = (figures: VariantFigures) =>
+    figures.cpuMsPerRequest === undefined ? '–' : fixed(figures.cpuMsPerRequest, 2);
+  return markdownTable(
+    [
+      'scenario',
+      'connections',
+      `${section.offLabel} req/s`,
+      `${section.onLabel} req/s`,
+      'on/off',
+      `${section.offLabel} p50 / p99 ms`,
+      `${section.onLabel} p50 / p99 ms`,
+      ...(cpu ? ['CPU ms/req off → on (server + database)'] : []),
+      ...(statements ? ['statements/req off → on'] : []),
+      'failures (off/on)',
+    ],
+    section.rows.map((row) => [
+      row.scenario,
+      String(row.connections),
+      fixed(row.off.rps),
+      fixed(row.on.rps),
+      fixed(row.ratio, 2),
+      `${fixed(row.off.p50)} / ${fixed(row.off.p99)}`,
+      `${fixed(row.on.p50)} / ${fixed(row.on.p99)}`,
+      ...(cpu ? [`${cpuCell(row.off)} → ${cpuCell(row.on)}`] : []),
+      ...(statements ? [`${statementCell(row.off)} → ${statementCell(row.on)}`] : []),
+      row.off.failures + row.on.failures > 0 ? `${row.off.failures}/${row.on.failures}` : '',
+    ]),
+  );
+}
+
 export function machineLine(results: BenchResults): string {
   const m = results.machine;
   return `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}${m.postgres ? `, ${m.postgres}` : ''}; commit ${results.commit}, ${results.date}`;
@@ -112,6 +178,10 @@ export function printResults(results: BenchResults): void {
   console.log(`\n## ${results.app}: ${machineLine(results)}\n`);
   console.log(scenarioTable(results));
   if (results.measurements.length) console.log(`\n${measurementTable(results)}`);
+  for (const section of results.variants ?? []) {
+    console.log(`\n### ${section.title}\n\n${variantTable(section)}`);
+    for (const note of section.notes) console.log(`\n${note}`);
+  }
 }
 
 /** Writes the results as bench/results/<date>.json and bench/results/latest.json. */
@@ -161,6 +231,35 @@ export function compareResults(
       `${fixed(previous.service.p99)} → ${fixed(result.service.p99)} (${percent(p99)})`,
       flagged ? 'REGRESSION' : '',
     ]);
+  }
+  const variantKey = (section: VariantSection, row: VariantRow) =>
+    `${row.scenario} @${row.connections}, ${section.onLabel}`;
+  const oldVariants = new Map(
+    (before.variants ?? []).flatMap((section) =>
+      section.rows.map((row) => [variantKey(section, row), row] as const),
+    ),
+  );
+  for (const section of after.variants ?? []) {
+    for (const row of section.rows) {
+      const key = variantKey(section, row);
+      const previous = oldVariants.get(key);
+      if (!previous) {
+        rows.push([key, '(new)', fixed(row.on.rps), '', '', '']);
+        continue;
+      }
+      const rps = change(previous.on.rps, row.on.rps);
+      const p99 = change(previous.on.p99, row.on.p99);
+      const flagged = rps < -REGRESSION || (p99 > REGRESSION && row.on.p99 - previous.on.p99 > 1);
+      if (flagged) regressions++;
+      rows.push([
+        key,
+        fixed(previous.on.rps),
+        fixed(row.on.rps),
+        percent(rps),
+        `${fixed(previous.on.p99)} → ${fixed(row.on.p99)} (${percent(p99)})`,
+        flagged ? 'REGRESSION' : '',
+      ]);
+    }
   }
   const oldMeasurements = new Map(before.measurements.map((m) => [m.name, m]));
   for (const m of after.measurements) {

@@ -3,9 +3,10 @@
  * several rounds (the order alternating each round, so neither always runs on a warmer machine),
  * and folds the rounds into one ScenarioResult each.
  */
+import { readFileSync } from 'node:fs';
 import { runLoad } from './load';
 import type { LoadResult, LoadSpec } from './load-spec';
-import type { ScenarioResult } from './report';
+import type { ScenarioResult, VariantRow } from './report';
 import { median } from './processes';
 
 export interface Target {
@@ -101,4 +102,96 @@ export async function runScenarios(
     }
   }
   return out;
+}
+
+/** One side of a variant pair: a server and the load sent to it. */
+export interface VariantTarget {
+  url: string;
+  load: Scenario['load'];
+  /**
+   * The processes whose CPU time a request costs (the server, its database backends): when given,
+   * the row also reports CPU milliseconds per request (less at the mercy of a shared machine than
+   * throughput, which other processes' load takes a share of).
+   */
+  processes?(): Promise<number[]>;
+  /** A count that grows by one per database statement the server runs: the row then reports statements per request. */
+  statements?(): Promise<number>;
+}
+
+/** CPU time (user + system) of `pids` so far, in ms, by pid; a process gone is left out. */
+function cpuTimes(pids: number[]): Map<number, number> {
+  const ticks = 100; // USER_HZ: clock ticks per second on Linux
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks);
+    } catch {
+      // exited
+    }
+  }
+  return times;
+}
+
+/** The CPU ms `pids` used between two readings (processes in both). */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? ms);
+  return sum;
+}
+
+/**
+ * One scenario under two settings (two servers, or two loads of one server), alternating which
+ * runs first each round as runScenarios does; the rounds folded into one VariantRow.
+ */
+export async function runVariantPair(
+  name: string,
+  targets: { off: VariantTarget; on: VariantTarget },
+  connections: number,
+  settings: RoundSettings,
+): Promise<VariantRow> {
+  const runs: Record<'off' | 'on', LoadResult[]> = { off: [], on: [] };
+  const cpu: Record<'off' | 'on', number[]> = { off: [], on: [] };
+  const statements: Record<'off' | 'on', number[]> = { off: [], on: [] };
+  const sides = ['off', 'on'] as const;
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const target = targets[side];
+      if (round === 0 && settings.warmup > 0) {
+        const warmup = await target.load(target.url, connections);
+        await runLoad({ ...warmup, url: target.url, connections, duration: settings.warmup });
+      }
+      const spec = await target.load(target.url, connections);
+      const pids = (await target.processes?.()) ?? [];
+      const before = cpuTimes(pids);
+      const statementsBefore = await target.statements?.();
+      const result = await runLoad({ ...spec, url: target.url, connections, duration: settings.duration });
+      if (statementsBefore !== undefined && result.requests > 0) {
+        statements[side].push(((await target.statements!()) - statementsBefore) / result.requests);
+      }
+      if (pids.length && result.requests > 0) {
+        cpu[side].push(cpuBetween(before, cpuTimes(pids)) / result.requests);
+      }
+      if (result.failures > 0) {
+        console.warn(`  ${name} @${connections} ${side}: ${JSON.stringify(result.statuses)}`);
+      }
+      runs[side].push(result);
+    }
+  }
+  const withCpu = (side: 'off' | 'on') => ({
+    ...fold(runs[side]),
+    ...(cpu[side].length ? { cpuMsPerRequest: median(cpu[side]) } : {}),
+    ...(statements[side].length ? { statementsPerRequest: median(statements[side]) } : {}),
+  });
+  const off = withCpu('off');
+  const on = withCpu('on');
+  const cpuText = (figures: { cpuMsPerRequest?: number }) =>
+    figures.cpuMsPerRequest === undefined ? '' : `, ${figures.cpuMsPerRequest.toFixed(2)} CPU ms/req`;
+  console.log(
+    `  ${name} @${connections}: off ${off.rps.toFixed(0)} req/s p50 ${off.p50} ms${cpuText(off)}, ` +
+      `on ${on.rps.toFixed(0)} req/s p50 ${on.p50} ms${cpuText(on)} (on/off ${(on.rps / off.rps).toFixed(2)})`,
+  );
+  return { scenario: name, connections, off, on, ratio: on.rps / off.rps };
 }

@@ -5,6 +5,7 @@
  *
  *   pnpm run bench -- --compare <results.json>          run, then print the change from that file
  *   pnpm run bench -- --compare <old.json> --against <new.json>   compare two files, run nothing
+ *   pnpm run bench -- --only <names>                    only what BENCH_SCENARIOS=<names> selects
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -41,6 +42,8 @@ function compare(beforeFile: string, after: BenchResults): number {
 }
 
 async function main(entry: BenchEntry): Promise<void> {
+  const only = argument('--only');
+  if (only) process.env.BENCH_SCENARIOS = only;
   const before = argument('--compare');
   const against = argument('--against');
   if (before && against) {
