@@ -27,10 +27,11 @@ export function attachmentStore(prisma: PrismaClient, changes?: ChangeLog): Atta
             where: { id: BigInt(attachment.issueId) },
             data: { updatedAt: new Date() },
           });
-          // Row first, then the object: a failed commit rolls the row back.
-          await commitObject();
+          // Row and event first, then the object: a failed commit rolls both back, and a failed
+          // event record leaves no object behind.
           const created = toAttachment(row);
           await changes?.attachmentCreated(tx, created);
+          await commitObject();
           return created;
         },
         // A commit is a rename (disk) or a HEAD request (S3); leave room for a slow bucket.

@@ -2,10 +2,11 @@ import type { AccessLevel } from '../domain/records';
 import type { RepositoryStore } from '../domain/repository-store';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { recordAction } from './action-store';
-import { toRepositories, toRepository } from './row-mappers';
+import type { ChangeLog } from './change-log';
+import { toAttachment, toRepositories, toRepository } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
 
-export function repositoryStore(prisma: PrismaClient): RepositoryStore {
+export function repositoryStore(prisma: PrismaClient, changes?: ChangeLog): RepositoryStore {
   return {
     async createRepository(repository, { collaborator, action }) {
       return unlessNameTaken(() =>
@@ -78,7 +79,22 @@ export function repositoryStore(prisma: PrismaClient): RepositoryStore {
     },
 
     async deleteRepository(id) {
-      await prisma.repository.delete({ where: { id: BigInt(id) } });
+      if (!changes) {
+        await prisma.repository.delete({ where: { id: BigInt(id) } });
+        return;
+      }
+      // The repository's attachments go with it (ON DELETE CASCADE): deleted here first, so each
+      // has its attachment.deleted event, as a DELETE of the attachment itself would record.
+      await prisma.$transaction(async (tx) => {
+        // The repository's row locked first: an upload in flight (its INSERT holds a key-share lock
+        // on it) commits before, a later one waits and then finds no repository.
+        await tx.$executeRaw`SELECT 1 FROM repositories WHERE id = ${BigInt(id)} FOR UPDATE`;
+        const attachments = await tx.attachment.findMany({ where: { repoId: BigInt(id) } });
+        await tx.repository.delete({ where: { id: BigInt(id) } });
+        // In the snapshot's lock order (the id as text, byte order): the two never wait on each other in a cycle.
+        const ordered = attachments.sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+        for (const row of ordered) await changes.attachmentDeleted(tx, toAttachment(row));
+      });
     },
 
     async setCollaborator(repoId, accountId, permission) {

@@ -19,7 +19,7 @@ export function createStore(prisma: PrismaClient, changes?: ChangeLog): Store {
     ...accountStore(prisma),
     ...tokenStore(prisma),
     ...organizationStore(prisma, changes),
-    ...repositoryStore(prisma),
+    ...repositoryStore(prisma, changes),
     ...issueStore(prisma),
     ...attachmentStore(prisma, changes),
     ...actionStore(prisma),

@@ -90,7 +90,8 @@ export function commandLogger(level: string): Logger {
 /** `--timeout` in seconds (default 60) as a deadline from now. */
 export function deadlineOf(timeout: string | undefined, usage: string): number {
   const seconds = timeout === undefined ? 60 : Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(usage);
+  // A day at most: past that, the service's own relay is the one to wait for.
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(usage);
   return Date.now() + seconds * 1000;
 }
 

@@ -14,6 +14,13 @@ const published = new Counter({
   registers: [registry],
 });
 
+const refused = new Counter({
+  name: 'events_publish_refused_total',
+  help: 'Publishes of a change event NATS refused (the message itself, not an outage), by type; retried each round',
+  labelNames: ['type'] as const,
+  registers: [registry],
+});
+
 const publishDuration = new Histogram({
   name: 'events_publish_seconds',
   help: "Time from publishing a change event to JetStream's acknowledgement",
@@ -65,4 +72,8 @@ export function observeOutbox(prisma: PrismaClient): void {
 export function eventPublished(type: string, seconds: number): void {
   published.inc({ type });
   publishDuration.observe(seconds);
+}
+
+export function eventRefused(type: string): void {
+  refused.inc({ type });
 }

@@ -16,6 +16,8 @@ import {
   credsAuthenticator,
   headers,
   nanos,
+  NoRespondersError,
+  TimeoutError,
   type ConnectionOptions,
   type NatsConnection,
 } from '@nats-io/transport-node';
@@ -99,6 +101,7 @@ export class NatsPublisher {
         this.onReconnect();
         return;
       } catch (error) {
+        if (this.closed) return;
         if (failures === 0) {
           this.logger.warn(
             { err: error },
@@ -169,6 +172,23 @@ export class NatsPublisher {
   async connected(): Promise<boolean> {
     await this.connecting;
     return this.isConnected();
+  }
+
+  /**
+   * Whether a publish failed for want of NATS (not connected, no answer in time, no stream to take
+   * it): every event waits then. Any other failure is the event's own (NATS refused that message).
+   */
+  isOutage(error: unknown): boolean {
+    // No stream takes the subject: the client reports it as JetStream not enabled, caused by no responders.
+    if (
+      error instanceof NoRespondersError ||
+      (error instanceof Error && error.cause instanceof NoRespondersError)
+    ) {
+      // The stream is gone (deleted, or a server without our store): check it again next time.
+      this.streamChecked = false;
+      return true;
+    }
+    return error instanceof NatsUnavailableError || error instanceof TimeoutError || !this.isConnected();
   }
 
   /** Whether the connection is up now. */

@@ -12,7 +12,7 @@ import {
 } from '../db/outbox';
 import type { Logger } from '../logger';
 import { subjectOf, toCloudEvent } from './envelope';
-import { eventPublished } from './event-metrics';
+import { eventPublished, eventRefused } from './event-metrics';
 import { NatsUnavailableError, type NatsPublisher } from './nats-connection';
 
 export interface RelayOptions {
@@ -47,6 +47,7 @@ const MAX_BACKOFF_MS = 5000;
  */
 const CLAIM_MS = 5000;
 const PRUNE_BATCH = 1000;
+const PRUNE_BUDGET_MS = 500;
 /** Ids this relay published lately, so a waiter arriving after the publish returns at once. */
 const RECENT_IDS = 10_000;
 
@@ -71,6 +72,7 @@ export class OutboxRelay {
   private lastPrune = 0;
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly recent = new Set<string>();
+  private readonly refusalsLogged = new Set<string>();
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 100;
@@ -112,7 +114,11 @@ export class OutboxRelay {
         settled = true;
         clearTimeout(deadline);
         clearInterval(check);
-        for (const id of ids) this.waiters.get(id)?.delete(onPublished);
+        for (const id of ids) {
+          const waiting = this.waiters.get(id);
+          waiting?.delete(onPublished);
+          if (waiting?.size === 0) this.waiters.delete(id);
+        }
         resolve(published);
       };
       const onPublished = () => {
@@ -222,8 +228,11 @@ export class OutboxRelay {
               this.remember([row.id]);
             } catch (error) {
               // The rest of this resource's events wait: publishing them now would break its order.
-              failure ??= error;
               unpublished.push(...events.slice(index).map((event) => event.id));
+              if (this.options.publisher.isOutage(error)) failure ??= error;
+              // NATS refused this one message (too large for the server's max_payload, say): only
+              // its resource waits, retried each round, and the others go on.
+              else this.refused(row, error);
               return;
             }
           }
@@ -266,10 +275,25 @@ export class OutboxRelay {
     if (Date.now() - this.lastPrune < this.pruneEveryMs) return;
     this.lastPrune = Date.now();
     const before = new Date(Date.now() - this.options.retentionMs);
-    // Bounded per round, so a large backlog of old rows never holds the relay for long.
-    for (let round = 0; round < 10; round += 1) {
+    // Batches until the old rows are gone, within a time budget per round (the rest next round), so
+    // a large backlog never holds the relay for long and a high write rate is kept up with.
+    const budgetEnds = Date.now() + PRUNE_BUDGET_MS;
+    while (Date.now() < budgetEnds) {
       if ((await deletePublishedBefore(this.options.prisma, before, PRUNE_BATCH)) < PRUNE_BATCH) return;
     }
+    // Not done: come back at the next round rather than after the interval.
+    this.lastPrune = 0;
+  }
+
+  private refused(row: OutboxRow, error: unknown): void {
+    eventRefused(row.type);
+    if (this.refusalsLogged.has(row.id)) return;
+    if (this.refusalsLogged.size >= RECENT_IDS) this.refusalsLogged.clear();
+    this.refusalsLogged.add(row.id);
+    this.options.logger.error(
+      { err: error, event: row.id, type: row.type, resource: row.resourceId },
+      "events: NATS refused an event; its resource's events wait (retried each round), the others go on",
+    );
   }
 
   private failed(error: unknown): void {

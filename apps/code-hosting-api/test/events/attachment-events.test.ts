@@ -208,4 +208,56 @@ if (natsUrl !== undefined) {
       sequence: 1,
     });
   });
+
+  test('deleting a repository publishes attachment.deleted for each of its attachments', async () => {
+    const fixture = await issueFixture(service, { owner });
+    const first = await upload(service, fixture.assets, owner.token, Buffer.from('one\n'), 'one.txt').expect(
+      201,
+    );
+    const second = await upload(service, fixture.assets, owner.token, Buffer.from('two\n'), 'two.txt').expect(
+      201,
+    );
+    for (const created of [first, second]) {
+      await nextIs({
+        type: 'attachment.created',
+        resourceId: created.body.id as number,
+        data: created.body,
+        actor: owner.username,
+        requestId: requestIdOf(created),
+        sequence: 1,
+      });
+    }
+    const before = new Map<number, unknown>();
+    for (const created of [first, second]) {
+      const id = created.body.id as number;
+      const shown = await service.request
+        .get(`${fixture.assets}/${id}`)
+        .set(...auth(owner.token))
+        .expect(200);
+      before.set(id, shown.body);
+    }
+    const deleted = await service.request
+      .delete(`/api/v1/repos/${fixture.org}/${fixture.repo}`)
+      .set(...auth(owner.token))
+      .expect(204);
+    const events = [await watch.next(), await watch.next()];
+    const ids = events.map((received) => Number(received.event['subject'])).sort((a, b) => a - b);
+    expect(ids).toEqual([...before.keys()].sort((a, b) => a - b));
+    for (const received of events) {
+      const id = Number(received.event['subject']);
+      expectEvent(
+        received,
+        {
+          aggregate: 'attachments',
+          type: 'attachment.deleted',
+          resourceId: id,
+          data: before.get(id),
+          actor: owner.username,
+          requestId: requestIdOf(deleted),
+          sequence: 2,
+        },
+        stream,
+      );
+    }
+  });
 }

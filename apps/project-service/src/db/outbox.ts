@@ -89,7 +89,9 @@ export async function claimPending(
           )
         ORDER BY o.position
         LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
+        -- Not SKIP LOCKED: a row locked for a moment by another relay's mark, renewal or release
+        -- would be skipped while its lapsed claim let a later event of its resource through.
+        FOR UPDATE
       )
       UPDATE event_outbox o
       SET claimed_by = ${relay}, claimed_until = clock_timestamp() + make_interval(secs => ${claimMs / 1000})
@@ -113,7 +115,7 @@ export async function markPublished(prisma: PrismaClient, ids: string[]): Promis
 export async function renewClaims(prisma: PrismaClient, relay: string, claimMs: number): Promise<number> {
   return prisma.$executeRaw`
     UPDATE event_outbox SET claimed_until = clock_timestamp() + make_interval(secs => ${claimMs / 1000})
-    WHERE claimed_by = ${relay} AND published_at IS NULL`;
+    WHERE claimed_by = ${relay} AND published_at IS NULL AND claimed_until >= clock_timestamp()`;
 }
 
 /** Gives back `relay`'s claims on events it could not publish, for the next attempt (by any relay). */
@@ -121,7 +123,8 @@ export async function releaseClaims(prisma: PrismaClient, relay: string, ids: st
   if (ids.length === 0) return;
   await prisma.$executeRaw`
     UPDATE event_outbox SET claimed_by = NULL, claimed_until = NULL
-    WHERE id = ANY(${ids}::uuid[]) AND claimed_by = ${relay} AND published_at IS NULL`;
+    WHERE id = ANY(${ids}::uuid[]) AND claimed_by = ${relay} AND published_at IS NULL
+      AND claimed_until >= clock_timestamp()`;
 }
 
 /** The events among `ids` that are published (by any relay). */
@@ -152,7 +155,9 @@ export async function deletePublishedBefore(
       SELECT position FROM event_outbox
       WHERE published_at IS NOT NULL AND published_at < ${before}::timestamptz
       ORDER BY position LIMIT ${batch}
-    )`;
+    )
+    -- Again here: a row a replay requeued meanwhile is rechecked against this, not the subquery.
+    AND published_at IS NOT NULL AND published_at < ${before}::timestamptz`;
 }
 
 /** Where a replay starts: the events recorded at or after a time, or from an event's id on. */

@@ -19,8 +19,14 @@ import {
 // `<resource>.snapshot` event with the current state of every resource, through the outbox (the
 // resource's next sequence number), and publishes them: a consumer rebuilds its index from them.
 
+/**
+ * A batch's sequence rows stay locked until its transaction ends; a write to one of them waits that
+ * long, within its own transaction's 5 s: batches are kept small enough to end well before.
+ */
+const MAX_BATCH = 500;
+
 const USAGE =
-  'usage: events:snapshot [--batch <resources per transaction, default 200>] [--timeout <seconds, default 60>]';
+  'usage: events:snapshot [--batch <resources per transaction, default 200, at most 500>] [--timeout <seconds, default 60>]';
 
 export interface SnapshotOutcome extends DrainOutcome {
   /** Snapshot events recorded, by type (`project.snapshot`: 12). */
@@ -46,7 +52,7 @@ async function main(): Promise<number> {
     throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
   }
   const batchSize = values.batch === undefined ? 200 : Number(values.batch);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError(USAGE);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new UsageError(USAGE);
   const deadline = deadlineOf(values.timeout, USAGE);
   const config = loadConfig();
   const settings = requireEvents(config.events, 'events:snapshot');

@@ -9,9 +9,12 @@ export function wakeRelayAfterWrites(relay: { wake(): void } | undefined): Reque
   return (_req, res, next) => {
     const context = currentRequestContext();
     if (relay && context) {
-      res.on('finish', () => {
+      // 'close' too: a client gone before its answer still committed its write.
+      const wake = () => {
         if (context.recordedEvents.length > 0) relay.wake();
-      });
+      };
+      res.once('finish', wake);
+      res.once('close', wake);
     }
     next();
   };

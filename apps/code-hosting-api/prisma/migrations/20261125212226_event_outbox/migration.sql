@@ -33,4 +33,4 @@ CREATE UNIQUE INDEX "event_outbox_id_key" ON "event_outbox"("id");
 CREATE INDEX "event_outbox_published_at_position_idx" ON "event_outbox"("published_at", "position");
 
 -- CreateIndex
-CREATE INDEX "event_outbox_aggregate_resource_id_position_idx" ON "event_outbox"("aggregate", "resource_id", "position");
+CREATE INDEX "event_outbox_aggregate_resource_id_published_at_position_idx" ON "event_outbox"("aggregate", "resource_id", "published_at", "position");
