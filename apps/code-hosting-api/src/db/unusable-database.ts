@@ -20,6 +20,12 @@ export const SERVICE_TABLES = {
   ],
 } as const;
 
+/**
+ * The tables every service's migrations create alike (the change events' outbox): they tell no
+ * service's database from another's, so they are in no entry above.
+ */
+export const COMMON_TABLES = ['event_outbox', 'event_sequences'] as const;
+
 type ServiceName = keyof typeof SERVICE_TABLES;
 
 /** Why the service cannot use its database, in one line fit for a terminal: no password, no stack. */

@@ -35,6 +35,8 @@ export interface UnusableDatabaseOptions {
   serviceName: string;
   /** The tables each service's migrations create, by service name (the app's own list). */
   serviceTables: Readonly<Record<string, readonly string[]>>;
+  /** The tables every service's migrations create alike (in no entry of `serviceTables`). */
+  commonTables?: readonly string[];
   /** What the service needs to start besides its database. */
   env?: Record<string, string>;
 }
@@ -140,7 +142,9 @@ export function describeUnusableDatabase(options: UnusableDatabaseOptions): void
           database.source,
           "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'",
         );
-        expect(rows.map((row) => row.tablename).sort()).toEqual([...ownTables].sort());
+        expect(rows.map((row) => row.tablename).sort()).toEqual(
+          [...ownTables, ...(options.commonTables ?? [])].sort(),
+        );
       } finally {
         await database.drop();
       }
