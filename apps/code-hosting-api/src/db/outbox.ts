@@ -31,7 +31,8 @@ export interface OutboxRow {
   resourceId: string;
   sequence: bigint;
   type: string;
-  data: unknown;
+  /** The resource, as the JSON text it was recorded as (published as is, never parsed). */
+  data: string;
   actor: string | null;
   requestId: string | null;
   occurredAt: Date;
@@ -55,14 +56,14 @@ export async function recordEvent(client: Client, event: ChangeEvent, origin: Ch
     )
     INSERT INTO event_outbox (id, aggregate, resource_id, sequence, type, data, actor, request_id, occurred_at)
     SELECT ${id}::uuid, ${event.aggregate}, ${event.resourceId}, next.last_sequence, ${event.type},
-      ${JSON.stringify(event.data)}::jsonb, ${origin.actor ?? null}, ${origin.requestId ?? null}, clock_timestamp()
+      ${JSON.stringify(event.data)}::json, ${origin.actor ?? null}, ${origin.requestId ?? null}, clock_timestamp()
     FROM next`;
   return id;
 }
 
 /** An event_outbox row `o` as an OutboxRow. */
 const ROW_COLUMNS = Prisma.sql`o.position, o.id::text AS id, o.aggregate, o.resource_id AS "resourceId", o.sequence,
-  o.type, o.data, o.actor, o.request_id AS "requestId", o.occurred_at AS "occurredAt"`;
+  o.type, o.data::text AS data, o.actor, o.request_id AS "requestId", o.occurred_at AS "occurredAt"`;
 
 /**
  * Claims up to `limit` pending events for `relay` until `claimMs` from now, oldest first, skipping

@@ -11,7 +11,7 @@ import {
   type OutboxRow,
 } from '../db/outbox';
 import type { Logger } from '../logger';
-import { subjectOf, toCloudEvent } from './envelope';
+import { cloudEventJson, subjectOf } from './envelope';
 import { eventPublished, eventRefused } from './event-metrics';
 import { NatsUnavailableError, type NatsPublisher } from './nats-connection';
 
@@ -249,11 +249,10 @@ export class OutboxRelay {
   }
 
   private async publishOne(row: OutboxRow): Promise<void> {
-    const event = toCloudEvent(row, this.options.source);
     const started = performance.now();
     await this.options.publisher.publish(
       subjectOf(this.options.subjectPrefix, row.aggregate, row.resourceId, row.type),
-      JSON.stringify(event),
+      cloudEventJson(row, this.options.source),
       row.id,
     );
     eventPublished(row.type, (performance.now() - started) / 1000);

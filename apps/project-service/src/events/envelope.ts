@@ -53,9 +53,9 @@ export function subjectOf(prefix: string, aggregate: string, resourceId: string,
   return `${prefix}${aggregate}.${resourceId}.${actionOf(type)}`;
 }
 
-/** The CloudEvent of a recorded event. */
-export function toCloudEvent(row: OutboxRow, source: string): CloudEvent {
-  return {
+/** The CloudEvent of a recorded event, as the JSON text published. */
+export function cloudEventJson(row: OutboxRow, source: string): string {
+  const attributes: Omit<CloudEvent, 'data'> = {
     specversion: '1.0',
     id: row.id,
     source,
@@ -63,9 +63,11 @@ export function toCloudEvent(row: OutboxRow, source: string): CloudEvent {
     subject: row.resourceId,
     time: row.occurredAt.toISOString(),
     datacontenttype: 'application/json',
-    data: row.data,
     ...(row.actor === null ? {} : { actor: row.actor }),
     ...(row.requestId === null ? {} : { requestid: row.requestId }),
     sequence: row.sequence.toString(),
   };
+  // `data` is JSON text already (the outbox keeps it as recorded): put in as it is, not parsed
+  // and serialized again; an object's text always ends with its closing brace.
+  return `${JSON.stringify(attributes).slice(0, -1)},"data":${row.data}}`;
 }

@@ -1,17 +1,20 @@
 import type { ProjectChange, ProjectChangeLog } from '../db/project-change-log';
-import { projectBaseOf, projectFullOf, projectSettingsOf } from '../http/project-representations';
+import { eventRepresentations } from '../http/project-representations';
 import type { EventRecorder } from './service-events';
 
 /** `data` of a change's event: the representation the JSON API answered the write with. */
 function dataOf(change: ProjectChange): unknown {
   switch (change.type) {
     case 'project.created':
-      return projectFullOf(change.project);
+      return eventRepresentations.full(change.project);
     case 'project.updated':
     case 'project.deleted':
-      return projectBaseOf(change.project);
+      return eventRepresentations.base(change.project);
     case 'project.settings_updated':
-      return { ...projectSettingsOf(change.project), previous: projectSettingsOf(change.previous) };
+      return {
+        ...eventRepresentations.settings(change.project),
+        previous: eventRepresentations.settings(change.previous),
+      };
   }
 }
 

@@ -81,6 +81,17 @@ export function listedProjectFull(project: Project): ProjectFull {
   return { ...base, ...settings, updated_at: updated };
 }
 
+/**
+ * The representations as a change event's `data` (src/events/project-events.ts): not validated
+ * again, since the response of the same write is (projectBaseOf and the others below), from the
+ * same record.
+ */
+export const eventRepresentations = {
+  base: baseOf,
+  settings: settingsOf,
+  full: listedProjectFull,
+};
+
 // A single representation is checked against its schema on the way out: a stored value the
 // schema refuses is a 500 here, not a malformed body at the client.
 

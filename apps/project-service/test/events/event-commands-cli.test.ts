@@ -122,7 +122,7 @@ describe('the event commands from the command line', () => {
     const [line] = tail.run.stdout.split('\n');
     expect(line).toMatch(
       new RegExp(
-        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${names.subjectPrefix.replace('.', '\\.')}projects\\.[0-9a-f-]+\\.snapshot  project\\.snapshot  #1  -  \\{"uid":`,
+        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${names.subjectPrefix.replace('.', '\\.')}projects\\.([0-9a-f-]+)\\.snapshot  project\\.snapshot  #1  -  \\{.*"uid":"\\1"`,
       ),
     );
     tail.child.kill('SIGINT');

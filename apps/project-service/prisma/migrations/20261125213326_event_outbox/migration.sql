@@ -6,7 +6,7 @@ CREATE TABLE "event_outbox" (
     "resource_id" TEXT NOT NULL,
     "sequence" BIGINT NOT NULL,
     "type" TEXT NOT NULL,
-    "data" JSONB NOT NULL,
+    "data" JSON NOT NULL,
     "actor" TEXT,
     "request_id" TEXT,
     "occurred_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
