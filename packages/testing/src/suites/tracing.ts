@@ -51,10 +51,11 @@ export function describeTracing({ serviceHome, serviceName, path, headers }: Tra
           .filter((line) => line.startsWith('{'))
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .find((line) => line['request_id'] === 'traced-request-1' && line['res'] !== undefined);
-      while (
-        (!receiver.bodies.some((body) => body.includes(pathname)) || !accessLineOf()) &&
-        Date.now() < deadline
-      ) {
+      // The server span (the one with the URL's query) ends last and may come in a later export
+      // than the Express spans that also name the path: wait for it, redacted or not.
+      const serverSpanExported = () =>
+        receiver.bodies.some((body) => body.includes('access_token=') && body.includes(pathname));
+      while ((!serverSpanExported() || !accessLineOf()) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const accessLine = accessLineOf();
