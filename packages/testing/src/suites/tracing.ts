@@ -30,11 +30,13 @@ export function describeTracing({ serviceHome, serviceName, path, headers }: Tra
         OTEL_BSP_SCHEDULE_DELAY: '100',
         SHUTDOWN_DRAIN_MS: '0',
       });
-    });
+      // Building and starting the service: on a busy CI machine (both apps' suites at once) this
+      // took over a minute once; a guard against hanging, not a speed check.
+    }, 180_000);
 
     afterAll(async () => {
-      service.kill('SIGTERM');
-      await service.exited;
+      service?.kill('SIGTERM');
+      await service?.exited;
       await receiver.close();
       await home.remove();
     });
