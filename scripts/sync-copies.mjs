@@ -39,6 +39,7 @@ const COPIED_FILES = [
   'src/types/webassembly.d.ts',
   'src/request-context.ts',
   'src/db/outbox.ts',
+  'src/db/prepared-statements.ts',
   'src/events/envelope.ts',
   'src/events/events-config.ts',
   'src/events/event-metrics.ts',

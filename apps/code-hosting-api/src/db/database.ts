@@ -6,6 +6,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
+import { statementName } from './prepared-statements';
 
 /**
  * Where the data lives: a PostgreSQL server, or embedded PGlite (an instance
@@ -111,7 +112,9 @@ export function connectPrisma(source: DatabaseSource, options: ConnectOptions = 
   const limits = { ...defaultDatabaseLimits, ...options.limits };
   const pool = source.kind === 'postgres' ? createPool(source.url, limits) : undefined;
   // The pool is ours (closed below), so its stats can be read; the adapter only borrows it.
-  const adapter = pool ? new PrismaPg(pool) : migrationAdapterFactory(source);
+  const adapter = pool
+    ? new PrismaPg(pool, { statementNameGenerator: statementName })
+    : migrationAdapterFactory(source);
   const prisma = onQuery
     ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter });

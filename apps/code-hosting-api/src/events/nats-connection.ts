@@ -82,6 +82,9 @@ export class NatsPublisher {
           reconnectTimeWait: 1000,
           // Generous: a dial the client abandons on a busy host can leave its socket open.
           timeout: 5000,
+          // No stack captured for every publish's request (its timeout's trace): a cost per event
+          // for a trace that would only ever show the relay's publish.
+          noAsyncTraces: true,
         });
         if (this.closed) {
           await connection.close();

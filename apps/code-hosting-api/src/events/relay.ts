@@ -11,6 +11,7 @@ import {
   type OutboxRow,
 } from '../db/outbox';
 import type { Logger } from '../logger';
+import { DATA_RENDERERS } from './data-renderers';
 import { cloudEventJson, subjectOf } from './envelope';
 import { eventPublished, eventRefused } from './event-metrics';
 import { NatsUnavailableError, type NatsPublisher } from './nats-connection';
@@ -50,6 +51,19 @@ const PRUNE_BATCH = 1000;
 const PRUNE_BUDGET_MS = 500;
 /** Ids this relay published lately, so a waiter arriving after the publish returns at once. */
 const RECENT_IDS = 10_000;
+
+/**
+ * The event's data as JSON text: as recorded, or rendered from the image its change's statement
+ * recorded. An image no renderer here knows (a newer version's, say) throws: NATS did not refuse it,
+ * but its resource waits the same way (logged once, retried each round) until a service that knows
+ * it publishes it.
+ */
+function dataOf(row: OutboxRow): string {
+  if (row.renderer === null) return row.data;
+  const render = DATA_RENDERERS[row.renderer];
+  if (!render) throw new Error(`no renderer "${row.renderer}" for the data of event ${row.id} (${row.type})`);
+  return render(row);
+}
 
 /**
  * Publishes the outbox to JetStream: claims pending events (oldest first, one relay per resource at
@@ -252,7 +266,7 @@ export class OutboxRelay {
     const started = performance.now();
     await this.options.publisher.publish(
       subjectOf(this.options.subjectPrefix, row.aggregate, row.resourceId, row.type),
-      cloudEventJson(row, this.options.source),
+      cloudEventJson(row, this.options.source, dataOf(row)),
       row.id,
     );
     eventPublished(row.type, (performance.now() - started) / 1000);
@@ -291,7 +305,7 @@ export class OutboxRelay {
     this.refusalsLogged.add(row.id);
     this.options.logger.error(
       { err: error, event: row.id, type: row.type, resource: row.resourceId },
-      "events: NATS refused an event; its resource's events wait (retried each round), the others go on",
+      "events: an event could not be published (NATS refused it, or its data could not be rendered); its resource's events wait (retried each round), the others go on",
     );
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { prepared } from './prepared-statements';
 
 // The transactional outbox (event_outbox, event_sequences): change events written in the
 // transaction of their change, then claimed, published and marked by the relay (src/events/relay.ts).
@@ -30,8 +31,13 @@ export interface OutboxRow {
   resourceId: string;
   sequence: bigint;
   type: string;
-  /** The resource, as the JSON text it was recorded as (published as is, never parsed). */
+  /**
+   * The resource, as the JSON text it was recorded as (published as is, never parsed); when
+   * `renderer` is set, the image of the changed rows that renderer makes the data of.
+   */
   data: string;
+  /** Null, or the name of the app's renderer of `data` (src/events/data-renderers.ts). */
+  renderer: string | null;
   actor: string | null;
   requestId: string | null;
   occurredAt: Date;
@@ -46,7 +52,10 @@ type Client = PrismaClient | Prisma.TransactionClient;
  */
 export async function recordEvent(client: Client, event: ChangeEvent, origin: ChangeOrigin): Promise<string> {
   const id = randomUUID();
-  await client.$executeRaw`
+  await client.$executeRaw(
+    prepared(
+      'outbox_record_event',
+      Prisma.sql`
     WITH next AS (
       INSERT INTO event_sequences (aggregate, resource_id, last_sequence)
       VALUES (${event.aggregate}, ${event.resourceId}, 1)
@@ -56,13 +65,65 @@ export async function recordEvent(client: Client, event: ChangeEvent, origin: Ch
     INSERT INTO event_outbox (id, aggregate, resource_id, sequence, type, data, actor, request_id, occurred_at)
     SELECT ${id}::uuid, ${event.aggregate}, ${event.resourceId}, next.last_sequence, ${event.type},
       ${JSON.stringify(event.data)}::json, ${origin.actor ?? null}, ${origin.requestId ?? null}, clock_timestamp()
-    FROM next`;
+    FROM next`,
+    ),
+  );
   return id;
+}
+
+/**
+ * An event that the statement of its change records (outboxInsert), so that the change and its
+ * event are one statement, one round trip: what is known of it before the statement runs.
+ */
+export interface PlannedEvent {
+  id: string;
+  type: string;
+  aggregate: string;
+  /** The renderer that makes the event's data of the image the statement records. */
+  renderer: string;
+  origin: ChangeOrigin;
+}
+
+/** A PlannedEvent with a new id. */
+export function planEvent(
+  type: string,
+  aggregate: string,
+  renderer: string,
+  origin: ChangeOrigin,
+): PlannedEvent {
+  return { id: randomUUID(), type, aggregate, renderer, origin };
+}
+
+/**
+ * The WITH items (`outbox_sequence`, `outbox_event`; the caller puts the comma before them) that
+ * record `event` for the row of `changed`, a relation of the statement (a CTE) with one row when the
+ * change was made and none when not (then nothing is recorded and no number taken). `resourceId`
+ * and `image` are expressions over `changed` as `r`. The sequence number is taken as recordEvent
+ * takes it, after the change's own row locks (the INSERT reads `changed` first), so the numbers of
+ * a resource's events follow the commit order of its changes.
+ */
+export function outboxInsert(
+  event: PlannedEvent,
+  changed: Prisma.Sql,
+  resourceId: Prisma.Sql,
+  image: Prisma.Sql,
+): Prisma.Sql {
+  return Prisma.sql`outbox_sequence AS (
+      INSERT INTO event_sequences (aggregate, resource_id, last_sequence)
+      SELECT ${event.aggregate}, ${resourceId}, 1 FROM ${changed} r
+      ON CONFLICT (aggregate, resource_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + 1
+      RETURNING last_sequence
+    ), outbox_event AS (
+      INSERT INTO event_outbox (id, aggregate, resource_id, sequence, type, data, renderer, actor, request_id, occurred_at)
+      SELECT ${event.id}::uuid, ${event.aggregate}, ${resourceId}, s.last_sequence, ${event.type}, ${image},
+        ${event.renderer}, ${event.origin.actor ?? null}, ${event.origin.requestId ?? null}, clock_timestamp()
+      FROM outbox_sequence s, ${changed} r
+    )`;
 }
 
 /** An event_outbox row `o` as an OutboxRow. */
 const ROW_COLUMNS = Prisma.sql`o.position, o.id::text AS id, o.aggregate, o.resource_id AS "resourceId", o.sequence,
-  o.type, o.data::text AS data, o.actor, o.request_id AS "requestId", o.occurred_at AS "occurredAt"`;
+  o.type, o.data::text AS data, o.renderer, o.actor, o.request_id AS "requestId", o.occurred_at AS "occurredAt"`;
 
 /**
  * Claims up to `limit` pending events for `relay` until `claimMs` from now, oldest first, skipping
@@ -78,15 +139,22 @@ export async function claimPending(
 ): Promise<OutboxRow[]> {
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('event_outbox:claim'))`;
-    return tx.$queryRaw<OutboxRow[]>`
-      WITH candidates AS (
+    return tx.$queryRaw<OutboxRow[]>(
+      prepared(
+        'outbox_claim',
+        Prisma.sql`
+      WITH busy AS (
+        -- The resources another relay holds a live claim on: none of their events is taken here
+        -- (an earlier one may be in its hands), whatever their position. Found once, not per row,
+        -- so a backlog of one resource costs a scan, not a scan per event.
+        SELECT DISTINCT b.aggregate, b.resource_id FROM event_outbox b
+        WHERE b.published_at IS NULL AND b.claimed_by <> ${relay} AND b.claimed_until >= clock_timestamp()
+      ), candidates AS (
         SELECT o.position FROM event_outbox o
         WHERE o.published_at IS NULL
           AND (o.claimed_until IS NULL OR o.claimed_until < clock_timestamp() OR o.claimed_by = ${relay})
           AND NOT EXISTS (
-            SELECT 1 FROM event_outbox b
-            WHERE b.aggregate = o.aggregate AND b.resource_id = o.resource_id AND b.position < o.position
-              AND b.published_at IS NULL AND b.claimed_by <> ${relay} AND b.claimed_until >= clock_timestamp()
+            SELECT 1 FROM busy WHERE busy.aggregate = o.aggregate AND busy.resource_id = o.resource_id
           )
         ORDER BY o.position
         LIMIT ${limit}
@@ -97,16 +165,23 @@ export async function claimPending(
       UPDATE event_outbox o
       SET claimed_by = ${relay}, claimed_until = clock_timestamp() + make_interval(secs => ${claimMs / 1000})
       FROM candidates c WHERE o.position = c.position
-      RETURNING ${ROW_COLUMNS}`;
+      RETURNING ${ROW_COLUMNS}`,
+      ),
+    );
   });
 }
 
 /** Marks events published (their PubAck came back) and ends their claims. */
 export async function markPublished(prisma: PrismaClient, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await prisma.$executeRaw`
+  await prisma.$executeRaw(
+    prepared(
+      'outbox_mark_published',
+      Prisma.sql`
     UPDATE event_outbox SET published_at = clock_timestamp(), claimed_by = NULL, claimed_until = NULL
-    WHERE id = ANY(${ids}::uuid[])`;
+    WHERE id = ANY(${ids}::uuid[])`,
+    ),
+  );
 }
 
 /**

@@ -24,25 +24,31 @@ import { projectsByUidIn, visibleKeysIn } from './project-list';
 import type { ProjectChangeLog } from './project-change-log';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
 import {
-  baseUpdateReturning,
-  insertProject,
-  insertProjectReturning,
-  writeSettings,
-  writeSettingsReturning,
-} from './project-write';
+  baseUpdateRecording,
+  deleteRecording,
+  insertProjectRecording,
+  settingsWriteRecording,
+} from './project-recorded-writes';
+import { insertProject, writeSettings, writeSettingsReturning } from './project-write';
 import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
+/**
+ * Attempts of the one-statement settings write (events on) that another settings write overtook,
+ * before the locking transaction; only writes without a single If-Match revision are ever overtaken
+ * more than once.
+ */
+const SETTINGS_ATTEMPTS = 3;
 
 function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefined {
   return allowed === undefined ? undefined : { in: allowed };
 }
 
 /**
- * The Prisma implementation of the domain's ProjectStore. With a change log (events on), each write
- * is one transaction that also reads the result back and records its event; without, the writes
- * keep their fewest statements.
+ * The Prisma implementation of the domain's ProjectStore. With a change log (events on), each
+ * common write is one statement that also returns the project after and records its event
+ * (project-recorded-writes.ts); without, the writes keep their fewest statements.
  */
 export class PrismaProjectStore implements ProjectStore {
   constructor(
@@ -69,16 +75,15 @@ export class PrismaProjectStore implements ProjectStore {
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
     const changes = this.changes;
     if (changes) {
+      const event = changes.plan('project.created');
+      let created: Project;
       try {
-        return await this.prisma.$transaction(async (transaction) => {
-          // The project and its members inserted and returned in one statement.
-          const created = await insertProjectReturning(transaction, project);
-          await changes(transaction, { type: 'project.created', project: created });
-          return { kind: 'written' as const, value: created };
-        });
+        created = await insertProjectRecording(this.prisma, project, event);
       } catch (error) {
         return constraintOutcome(error);
       }
+      changes.recorded(event);
+      return { kind: 'written', value: created };
     }
     let uid: string;
     try {
@@ -99,19 +104,21 @@ export class PrismaProjectStore implements ProjectStore {
     try {
       const changes = this.changes;
       if (changes) {
+        // The common case (the parent as stored): the write, the project after and the event in
+        // one statement.
+        const event = changes.plan('project.updated');
+        const written = await baseUpdateRecording(this.prisma, uid, update, allowed, event);
+        if (written) {
+          changes.recorded(event);
+          return { kind: 'written', value: written };
+        }
         return await this.prisma.$transaction(async (transaction) => {
-          // The common case (the parent as stored): the write and the project after, one statement.
-          const written = await baseUpdateReturning(transaction, uid, update, allowed);
-          if (written) {
-            await changes(transaction, { type: 'project.updated', project: written });
-            return { kind: 'written' as const, value: written };
-          }
           const outcome = await baseUpdateWithParent(transaction, uid, update, allowed);
           if (outcome === 'cycle') return { kind: 'cycle' as const };
           const project = await findProject(transaction, uid);
           if (!project) return { kind: 'missing' as const };
           if (outcome === 0) return { kind: 'stale' as const };
-          await changes(transaction, { type: 'project.updated', project });
+          await changes.record(transaction, { type: 'project.updated', project });
           return { kind: 'written' as const, value: project };
         });
       }
@@ -136,6 +143,16 @@ export class PrismaProjectStore implements ProjectStore {
   ): Promise<WriteOutcome<Project>> {
     const changes = this.changes;
     if (changes) {
+      for (let attempt = 0; attempt < SETTINGS_ATTEMPTS; attempt += 1) {
+        const event = changes.plan('project.settings_updated');
+        const outcome = await settingsWriteRecording(this.prisma, uid, update, allowed, event);
+        if (outcome.kind === 'written') {
+          changes.recorded(event);
+          return { kind: 'written', value: outcome.project };
+        }
+        if (outcome.kind !== 'overtaken') return outcome;
+      }
+      // Overtaken again and again (concurrent writes without If-Match): wait for the lock instead.
       return this.prisma.$transaction(async (transaction) => {
         // The settings before, locked: the event's `previous` is exactly what this write replaced.
         const previous = await findProjectForUpdate(transaction, uid);
@@ -143,7 +160,7 @@ export class PrismaProjectStore implements ProjectStore {
         // The write and the project after, in one statement (the lock is held already).
         const project = await writeSettingsReturning(transaction, uid, update, allowed);
         if (!project) return { kind: 'stale' as const };
-        await changes(transaction, { type: 'project.settings_updated', project, previous });
+        await changes.record(transaction, { type: 'project.settings_updated', project, previous });
         return { kind: 'written' as const, value: project };
       });
     }
@@ -160,22 +177,17 @@ export class PrismaProjectStore implements ProjectStore {
   async delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome> {
     const changes = this.changes;
     if (changes) {
+      const event = changes.plan('project.deleted');
       try {
-        return await this.prisma.$transaction(async (transaction) => {
-          // The project as it was just before, locked so that is what the delete removes.
-          const project = await findProjectForUpdate(transaction, uid);
-          if (!project) return { kind: 'missing' as const };
-          const { count } = await transaction.project.deleteMany({
-            where: { uid, baseRevision: revisionCondition(allowed) },
-          });
-          if (count === 0) return { kind: 'stale' as const };
-          await changes(transaction, { type: 'project.deleted', project });
-          return { kind: 'deleted' as const };
-        });
+        if (await deleteRecording(this.prisma, uid, allowed, event)) {
+          changes.recorded(event);
+          return { kind: 'deleted' };
+        }
       } catch (error) {
         if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
         throw error;
       }
+      return (await this.prisma.project.count({ where: { uid } })) > 0 ? { kind: 'stale' } : { kind: 'missing' };
     }
     try {
       const { count } = await this.prisma.project.deleteMany({

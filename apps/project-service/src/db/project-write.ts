@@ -111,7 +111,7 @@ export async function writeSettingsReturning(
 }
 
 /** The member rows of `relation` (a CTE's RETURNING) as MEMBERS has them: JSON objects in list order. */
-function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
+export function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
     SELECT coalesce(
       json_agg(
@@ -122,44 +122,8 @@ function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
     FROM ${relation} m) AS "members"`;
 }
 
-/**
- * The base write when the parent stays as stored (the parent's equality part of the WHERE), and
- * the project as it is after, in one statement; undefined when nothing was written (missing, stale,
- * or the parent is not the stored one: the caller's slower path decides). The members are read in
- * the statement's snapshot: a concurrent settings write may have committed since, but the base
- * representation (the response, the event's data) holds no members.
- */
-export async function baseUpdateReturning(
-  client: Prisma.TransactionClient,
-  uid: string,
-  update: ProjectBaseUpdate,
-  allowed: AllowedRevisions,
-): Promise<Project | undefined> {
-  const revisionMatches =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
-  const rows = await client.$queryRaw<ProjectWithMembersRow[]>`
-    WITH p AS (
-      UPDATE projects
-      SET slug = ${update.slug}, name = ${update.name}, description = ${update.description},
-        public = ${update.public}, is_foundation = ${update.isFoundation},
-        autojoin_enabled = ${update.autojoinEnabled}, category = ${update.category}, stage = ${update.stage},
-        legal_entity_type = ${update.legalEntityType}, legal_entity_name = ${update.legalEntityName},
-        legal_parent_uid = ${update.legalParentUid}, funding_model = ${update.fundingModel}::text[],
-        charter_url = ${update.charterUrl}, entity_formation_document_url = ${update.entityFormationDocumentUrl},
-        logo_url = ${update.logoUrl}, repository_url = ${update.repositoryUrl}, website_url = ${update.websiteUrl},
-        formation_date = ${update.formationDate}, entity_dissolution_date = ${update.entityDissolutionDate},
-        base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
-      WHERE uid = ${uid}::uuid AND ${revisionMatches}
-        AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
-      RETURNING *
-    )
-    SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM p`;
-  const row = rows[0];
-  return row && projectOf(row);
-}
-
 /** The conditional UPDATE of a project's settings columns and revision, returning its uid (or `returning`). */
-function settingsUpdate(
+export function settingsUpdate(
   uid: string,
   update: ProjectSettingsUpdate,
   condition: Prisma.Sql,
@@ -175,14 +139,14 @@ function settingsUpdate(
 }
 
 /** The project's member rows that `wanted` (membersTable) has no key for, deleted when `onlyIf`. */
-function removedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
+export function removedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`DELETE FROM project_members m
     WHERE m.project_uid = ${uid}::uuid AND ${onlyIf}
       AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.role = m.role AND w.position = m.position)`;
 }
 
 /** `wanted`'s rows written as the project's members, by key, when `onlyIf`. */
-function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
+export function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
     SELECT ${uid}::uuid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM wanted w
     WHERE ${onlyIf}
@@ -193,7 +157,7 @@ function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
 type MemberWrite = ReturnType<typeof memberRows>[number];
 
 /** The member rows as a table (role, position, username, name, email, avatar): six array parameters. */
-function membersTable(members: MemberWrite[]): Prisma.Sql {
+export function membersTable(members: MemberWrite[]): Prisma.Sql {
   return Prisma.sql`SELECT * FROM unnest(
     ${members.map((member) => member.role)}::text[],
     ${members.map((member) => member.position)}::int[],
@@ -215,31 +179,8 @@ export async function insertProject(client: Prisma.TransactionClient, project: N
   return uid;
 }
 
-/**
- * insertProject, and the project as it is after (events on: the create's event and response), in
- * the same one statement: the row RETURNING *, its members the inserted member rows.
- */
-export async function insertProjectReturning(
-  transaction: Prisma.TransactionClient,
-  project: NewProject,
-): Promise<Project> {
-  const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`${insertStatement(
-    randomUUID(),
-    project,
-    Prisma.sql`*`,
-    (insertMembers) => Prisma.sql`, added AS (
-      ${insertMembers}
-      RETURNING role, position, username, name, email, avatar
-    )
-    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p`,
-  )}`;
-  const row = rows[0];
-  if (!row) throw new Error('a project inserted by this statement is missing');
-  return projectOf(row);
-}
-
 /** The create's statement: the project's INSERT (RETURNING `returning`) and its members' (as `tail` places it). */
-function insertStatement(
+export function insertStatement(
   uid: string,
   project: NewProject,
   returning: Prisma.Sql,

@@ -53,8 +53,8 @@ export function subjectOf(prefix: string, aggregate: string, resourceId: string,
   return `${prefix}${aggregate}.${resourceId}.${actionOf(type)}`;
 }
 
-/** The CloudEvent of a recorded event, as the JSON text published. */
-export function cloudEventJson(row: OutboxRow, source: string): string {
+/** The CloudEvent of a recorded event with its `data` (JSON text, the relay's dataOf), as the JSON text published. */
+export function cloudEventJson(row: OutboxRow, source: string, data: string): string {
   const attributes: Omit<CloudEvent, 'data'> = {
     specversion: '1.0',
     id: row.id,
@@ -67,7 +67,7 @@ export function cloudEventJson(row: OutboxRow, source: string): string {
     ...(row.requestId === null ? {} : { requestid: row.requestId }),
     sequence: row.sequence.toString(),
   };
-  // `data` is JSON text already (the outbox keeps it as recorded): put in as it is, not parsed
-  // and serialized again; an object's text always ends with its closing brace.
-  return `${JSON.stringify(attributes).slice(0, -1)},"data":${row.data}}`;
+  // `data` is JSON text already: put in as it is, not parsed and serialized again; an object's
+  // text always ends with its closing brace.
+  return `${JSON.stringify(attributes).slice(0, -1)},"data":${data}}`;
 }

@@ -1,4 +1,6 @@
+import type { OutboxRow } from '../db/outbox';
 import type { ProjectChange, ProjectChangeLog } from '../db/project-change-log';
+import { PROJECT_IMAGE_RENDERER, projectChangeOfImage } from '../db/project-image';
 import { eventRepresentations } from '../http/project-representations';
 import type { EventRecorder } from './service-events';
 
@@ -20,12 +22,21 @@ function dataOf(change: ProjectChange): unknown {
 
 /** The store's change log: each change recorded as a `projects.<uid>.<action>` event. */
 export function projectChangeLog(recorder: EventRecorder): ProjectChangeLog {
-  return async (transaction, change) => {
-    await recorder.record(transaction, {
-      type: change.type,
-      aggregate: 'projects',
-      resourceId: change.project.uid,
-      data: dataOf(change),
-    });
+  return {
+    async record(transaction, change) {
+      await recorder.record(transaction, {
+        type: change.type,
+        aggregate: 'projects',
+        resourceId: change.project.uid,
+        data: dataOf(change),
+      });
+    },
+    plan: (type) => recorder.plan(type, 'projects', PROJECT_IMAGE_RENDERER),
+    recorded: (event) => recorder.recorded(event),
   };
+}
+
+/** The data of an event its write's statement recorded as a project image, as JSON text. */
+export function renderProjectImage(row: OutboxRow): string {
+  return JSON.stringify(dataOf(projectChangeOfImage(row.type, row.data)));
 }

@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { recordEvent, type ChangeEvent } from '../db/outbox';
+import { planEvent, recordEvent, type ChangeEvent, type PlannedEvent } from '../db/outbox';
 import type { Logger } from '../logger';
 import { currentRequestContext } from '../request-context';
 import { observeOutbox } from './event-metrics';
@@ -11,6 +11,14 @@ import { OutboxRelay, type RelayTuning } from './relay';
 export interface EventRecorder {
   /** Records `event` in `transaction`; returns its id. */
   record(transaction: Prisma.TransactionClient, event: ChangeEvent): Promise<string>;
+  /**
+   * An event for the change's own statement to record (outboxInsert), its data an image that
+   * `renderer` (src/events/data-renderers.ts) renders at publish time; once the statement has
+   * recorded it, the store calls recorded().
+   */
+  plan(type: string, aggregate: string, renderer: string): PlannedEvent;
+  /** `event` (of plan()) was recorded by its change's statement. */
+  recorded(event: PlannedEvent): void;
 }
 
 /** A running service's change events: the recorder the stores use, the relay, the NATS connection. */
@@ -35,6 +43,13 @@ export const outboxRecorder: EventRecorder = {
     });
     context?.recordedEvents.push(id);
     return id;
+  },
+  plan(type, aggregate, renderer) {
+    const context = currentRequestContext();
+    return planEvent(type, aggregate, renderer, { actor: context?.actor, requestId: context?.requestId });
+  },
+  recorded(event) {
+    currentRequestContext()?.recordedEvents.push(event.id);
   },
 };
 

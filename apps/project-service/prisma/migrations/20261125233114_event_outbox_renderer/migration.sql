@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "event_outbox" ADD COLUMN     "renderer" TEXT;

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type { NewProject, Project, ProjectBaseUpdate, ProjectSettingsUpdate } from '../domain/records';
+import type { AllowedRevisions } from '../domain/revisions';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { outboxInsert, type PlannedEvent } from './outbox';
+import { prepared } from './prepared-statements';
+import { projectImage } from './project-image';
+import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
+import {
+  insertStatement,
+  membersOfRows,
+  membersTable,
+  removedMembers,
+  settingsUpdate,
+  upsertedMembers,
+} from './project-write';
+import { memberRows, projectOf } from './row-mappers';
+
+// The writes of events on, each with its change event, in one statement: the change, the project
+// as it is after (the write's answer), and the event recorded in the outbox (outboxInsert) with an
+// image of the project (project-image.ts). One statement is one round trip and its own
+// transaction: the event is committed exactly when the change is.
+
+/** The event's WITH items for the CTE `result` (PROJECT_COLUMNS and members), with the image of `previous`. */
+function recorded(event: PlannedEvent, previous?: Prisma.Sql): Prisma.Sql {
+  return outboxInsert(event, Prisma.sql`result`, Prisma.sql`r."uid"`, projectImage(previous));
+}
+
+/** A new project and its members, returned, with `event` (project.created). */
+export async function insertProjectRecording(
+  prisma: PrismaClient,
+  project: NewProject,
+  event: PlannedEvent,
+): Promise<Project> {
+  const statement = insertStatement(
+    randomUUID(),
+    project,
+    Prisma.sql`*`,
+    (insertMembers) => Prisma.sql`, added AS (
+      ${insertMembers}
+      RETURNING role, position, username, name, email, avatar
+    ), result AS (
+      SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p
+    ), ${recorded(event)}
+    SELECT * FROM result`,
+  );
+  const rows = await prisma.$queryRaw<ProjectWithMembersRow[]>(
+    prepared('project_insert_recording', statement),
+  );
+  const row = rows[0];
+  if (!row) throw new Error('a project inserted by this statement is missing');
+  return projectOf(row);
+}
+
+/**
+ * The base write when the parent stays as stored (the parent's equality part of the WHERE), the
+ * project after, and `event` (project.updated); undefined when nothing was written (missing,
+ * stale, or the parent is not the stored one: the caller's slower path decides). The members are
+ * read in the statement's snapshot: a settings write may have committed since, but the base
+ * representation (the answer, the event's data) holds no members.
+ */
+export async function baseUpdateRecording(
+  prisma: PrismaClient,
+  uid: string,
+  update: ProjectBaseUpdate,
+  allowed: AllowedRevisions,
+  event: PlannedEvent,
+): Promise<Project | undefined> {
+  const revisionMatches =
+    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
+  const rows = await prisma.$queryRaw<ProjectWithMembersRow[]>(
+    prepared(
+      'project_base_update_recording',
+      Prisma.sql`
+    WITH p AS (
+      UPDATE projects
+      SET slug = ${update.slug}, name = ${update.name}, description = ${update.description},
+        public = ${update.public}, is_foundation = ${update.isFoundation},
+        autojoin_enabled = ${update.autojoinEnabled}, category = ${update.category}, stage = ${update.stage},
+        legal_entity_type = ${update.legalEntityType}, legal_entity_name = ${update.legalEntityName},
+        legal_parent_uid = ${update.legalParentUid}, funding_model = ${update.fundingModel}::text[],
+        charter_url = ${update.charterUrl}, entity_formation_document_url = ${update.entityFormationDocumentUrl},
+        logo_url = ${update.logoUrl}, repository_url = ${update.repositoryUrl}, website_url = ${update.websiteUrl},
+        formation_date = ${update.formationDate}, entity_dissolution_date = ${update.entityDissolutionDate},
+        base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
+      WHERE uid = ${uid}::uuid AND ${revisionMatches}
+        AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
+      RETURNING *
+    ), result AS (
+      SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM p
+    ), ${recorded(event)}
+    SELECT * FROM result`,
+    ),
+  );
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
+/** What one attempt of the settings write found. */
+export type SettingsAttempt =
+  | { kind: 'written'; project: Project }
+  | { kind: 'missing' }
+  /** The stored revision is not one of `allowed`. */
+  | { kind: 'stale' }
+  /** Another settings write committed between this statement's snapshot and its UPDATE: try again. */
+  | { kind: 'overtaken' };
+
+/**
+ * One attempt of the settings write with `event` (project.settings_updated, its `previous` the
+ * settings this write replaced), in one statement: the project before (`before`, the statement's
+ * snapshot), the conditional UPDATE, the members replaced by key, the project after.
+ *
+ * The UPDATE writes only when the stored revision is still the snapshot's (and one of `allowed`).
+ * Every write of the members moves that revision under the project's row lock, so when it matches,
+ * no settings write committed since the snapshot: the members the snapshot shows are the stored
+ * ones, `before` is exactly what this write replaces, and replacing the members by key from the
+ * snapshot mixes nothing in. When it does not match, the statement writes nothing (the members'
+ * statements are conditional on the UPDATE) and says 'overtaken'.
+ */
+export async function settingsWriteRecording(
+  prisma: PrismaClient,
+  uid: string,
+  update: ProjectSettingsUpdate,
+  allowed: AllowedRevisions,
+  event: PlannedEvent,
+): Promise<SettingsAttempt> {
+  const revisionAllowed =
+    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
+  const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
+  const rows = await prisma.$queryRaw<
+    (({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow) & { beforeRevision: number })[]
+  >(
+    prepared(
+      'project_settings_write_recording',
+      Prisma.sql`
+    WITH before AS (
+      SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM projects p WHERE p.uid = ${uid}::uuid
+    ), updated AS (
+      ${settingsUpdate(
+        uid,
+        update,
+        Prisma.sql`${revisionAllowed} AND settings_revision = (SELECT b."settingsRevision" FROM before b)`,
+        Prisma.sql`*`,
+      )}
+    ), wanted AS (
+      ${membersTable(memberRows(update))}
+    ), removed AS (
+      ${removedMembers(uid, written)}
+    ), upserted AS (
+      ${upsertedMembers(uid, written)}
+      RETURNING role, position, username, name, email, avatar
+    ), result AS (
+      SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p
+    ), ${recorded(event, Prisma.sql`before`)}
+    SELECT b."settingsRevision" AS "beforeRevision", r.* FROM before b LEFT JOIN result r ON TRUE`,
+    ),
+  );
+  const row = rows[0];
+  if (!row) return { kind: 'missing' };
+  if (row.uid !== null) return { kind: 'written', project: projectOf(row as ProjectWithMembersRow) };
+  const stillAllowed = allowed === undefined || allowed.includes(row.beforeRevision);
+  return stillAllowed ? { kind: 'overtaken' } : { kind: 'stale' };
+}
+
+/**
+ * Deletes the project when its base revision is one of `allowed`, with `event` (project.deleted,
+ * the project as deleted; the base representation holds no members). Whether it deleted. A child
+ * project fails the statement (the parent foreign key is ON DELETE RESTRICT), recording nothing.
+ */
+export async function deleteRecording(
+  prisma: PrismaClient,
+  uid: string,
+  allowed: AllowedRevisions,
+  event: PlannedEvent,
+): Promise<boolean> {
+  const revisionAllowed =
+    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
+  const rows = await prisma.$queryRaw<{ deleted: number }[]>(
+    prepared(
+      'project_delete_recording',
+      Prisma.sql`
+    WITH p AS (
+      DELETE FROM projects WHERE uid = ${uid}::uuid AND ${revisionAllowed} RETURNING *
+    ), result AS (
+      SELECT ${PROJECT_COLUMNS}, '[]'::json AS "members" FROM p
+    ), ${recorded(event)}
+    SELECT count(*)::int AS deleted FROM result`,
+    ),
+  );
+  return (rows[0]?.deleted ?? 0) > 0;
+}
