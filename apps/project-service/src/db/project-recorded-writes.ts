@@ -9,12 +9,11 @@ import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-
 import {
   insertStatement,
   membersOfRows,
-  membersTable,
-  removedMembers,
+  membersReplacedAfterUpdate,
+  settingsRevisionAllowed,
   settingsUpdate,
-  upsertedMembers,
 } from './project-write';
-import { memberRows, projectOf } from './row-mappers';
+import { projectOf } from './row-mappers';
 
 // The writes of events on, each with its change event, in one statement: the change, the project
 // as it is after (the write's answer), and the event recorded in the outbox (outboxInsert) with an
@@ -124,9 +123,6 @@ export async function settingsWriteRecording(
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<SettingsAttempt> {
-  const revisionAllowed =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
   const rows = await prisma.$queryRaw<
     (({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow) & { beforeRevision: number })[]
   >(
@@ -139,17 +135,10 @@ export async function settingsWriteRecording(
       ${settingsUpdate(
         uid,
         update,
-        Prisma.sql`${revisionAllowed} AND settings_revision = (SELECT b."settingsRevision" FROM before b)`,
+        Prisma.sql`${settingsRevisionAllowed(allowed)} AND settings_revision = (SELECT b."settingsRevision" FROM before b)`,
         Prisma.sql`*`,
       )}
-    ), wanted AS (
-      ${membersTable(memberRows(update))}
-    ), removed AS (
-      ${removedMembers(uid, written)}
-    ), upserted AS (
-      ${upsertedMembers(uid, written)}
-      RETURNING role, position, username, name, email, avatar
-    ), result AS (
+    ), ${membersReplacedAfterUpdate(uid, update)}, result AS (
       SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p
     ), ${recorded(event, Prisma.sql`before`)}
     SELECT b."settingsRevision" AS "beforeRevision", r.* FROM before b LEFT JOIN result r ON TRUE`,

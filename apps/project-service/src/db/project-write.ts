@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { NewProject, Project, ProjectBaseUpdate, ProjectSettingsUpdate } from '../domain/records';
+import type { NewProject, Project, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
+import { PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import { memberRows, projectOf } from './row-mappers';
 
 /**
@@ -91,23 +91,35 @@ export async function writeSettingsReturning(
   update: ProjectSettingsUpdate,
   allowed: AllowedRevisions,
 ): Promise<Project | undefined> {
-  const revisionMatches =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
   const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`
     WITH updated AS (
-      ${settingsUpdate(uid, update, revisionMatches, Prisma.sql`*`)}
-    ), wanted AS (
+      ${settingsUpdate(uid, update, settingsRevisionAllowed(allowed), Prisma.sql`*`)}
+    ), ${membersReplacedAfterUpdate(uid, update)}
+    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p`;
+  const row = rows[0];
+  return row && projectOf(row);
+}
+
+/** The settings revisions a write may replace: those of `allowed` (If-Match), any without. */
+export function settingsRevisionAllowed(allowed: AllowedRevisions): Prisma.Sql {
+  return allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
+}
+
+/**
+ * The WITH items that follow `updated` (a settings UPDATE): the members replaced by key when it
+ * wrote, the new member rows returned as `upserted` (every other member row of the project is
+ * deleted, so they are the new lists).
+ */
+export function membersReplacedAfterUpdate(uid: string, update: ProjectSettingsUpdate): Prisma.Sql {
+  const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
+  return Prisma.sql`wanted AS (
       ${membersTable(memberRows(update))}
     ), removed AS (
       ${removedMembers(uid, written)}
     ), upserted AS (
       ${upsertedMembers(uid, written)}
       RETURNING role, position, username, name, email, avatar
-    )
-    SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p`;
-  const row = rows[0];
-  return row && projectOf(row);
+    )`;
 }
 
 /** The member rows of `relation` (a CTE's RETURNING) as MEMBERS has them: JSON objects in list order. */
