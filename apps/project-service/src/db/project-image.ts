@@ -24,13 +24,18 @@ export function projectImage(previous?: Prisma.Sql): Prisma.Sql {
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'settingsUpdatedAt'] as const;
 
 function projectOfImage(value: unknown, name: string): Project {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as { members?: unknown }).members)) {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !Array.isArray((value as { members?: unknown }).members)
+  ) {
     throw new Error(`a project image without its ${name} row`);
   }
   const row = { ...value } as Record<string, unknown>;
   for (const field of TIMESTAMPS) {
     const time = new Date(String(row[field]));
-    if (Number.isNaN(time.getTime())) throw new Error(`a project image with ${name}.${field} ${String(row[field])}`);
+    if (Number.isNaN(time.getTime()))
+      throw new Error(`a project image with ${name}.${field} ${String(row[field])}`);
     row[field] = time;
   }
   return projectOf(row as unknown as ProjectWithMembersRow);

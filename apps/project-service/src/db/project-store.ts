@@ -187,7 +187,9 @@ export class PrismaProjectStore implements ProjectStore {
         if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
         throw error;
       }
-      return (await this.prisma.project.count({ where: { uid } })) > 0 ? { kind: 'stale' } : { kind: 'missing' };
+      return (await this.prisma.project.count({ where: { uid } })) > 0
+        ? { kind: 'stale' }
+        : { kind: 'missing' };
     }
     try {
       const { count } = await this.prisma.project.deleteMany({

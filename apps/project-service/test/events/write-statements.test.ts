@@ -68,7 +68,10 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
       }),
   );
   expect(created.response.status).toBe(201);
-  expect(created.sql).toEqual([ACCESS_CHECK, expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH inserted AS/)]);
+  expect(created.sql).toEqual([
+    ACCESS_CHECK,
+    expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH inserted AS/),
+  ]);
   expect(created.sql[1]).toEqual(RECORDING);
   const uid = (created.response.body as { uid: string }).uid;
 
@@ -107,7 +110,10 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
       });
     });
     expect(written.response.status).toBe(200);
-    expect(written.sql).toEqual([ACCESS_CHECK, expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH before AS/)]);
+    expect(written.sql).toEqual([
+      ACCESS_CHECK,
+      expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH before AS/),
+    ]);
     expect(written.sql[1]).toEqual(RECORDING);
   }
 
