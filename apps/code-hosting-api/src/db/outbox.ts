@@ -138,9 +138,11 @@ export async function claimPending(
   limit: number,
   claimMs: number,
 ): Promise<OutboxRow[]> {
-  return prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('event_outbox:claim'))`;
-    return tx.$queryRaw<OutboxRow[]>(
+  // A batch transaction (the two statements sent one after the other, no interactive round of the
+  // client in between); in READ COMMITTED the claim's snapshot is taken once the lock is held.
+  const [, claimed] = await prisma.$transaction([
+    prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('event_outbox:claim'))`,
+    prisma.$queryRaw<OutboxRow[]>(
       prepared(
         'outbox_claim',
         Prisma.sql`
@@ -168,8 +170,9 @@ export async function claimPending(
       FROM candidates c WHERE o.position = c.position
       RETURNING ${ROW_COLUMNS}`,
       ),
-    );
-  });
+    ),
+  ]);
+  return claimed;
 }
 
 /** Marks events published (their PubAck came back) and ends their claims. */
