@@ -99,6 +99,27 @@ const withHeader =
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /**
+ * The database as its autovacuum would leave it after the write rounds: the tables they churned
+ * vacuumed and analyzed, and no autovacuum worker left running on it (at most 60 s), so that the
+ * X-Sync rows measure X-Sync and not the maintenance of tens of thousands of fresh writes (at one
+ * connection that maintenance doubled the CPU per request and moved p50 by up to 15 ms).
+ */
+async function maintained(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, async (client) => {
+    await client.query('VACUUM (ANALYZE) projects, project_members, event_outbox, event_sequences');
+    const deadline = performance.now() + 60_000;
+    while (performance.now() < deadline) {
+      const { rows } = await client.query<{ workers: number }>(
+        `SELECT count(*)::int AS workers FROM pg_stat_activity
+         WHERE backend_type = 'autovacuum worker' AND datname = current_database()`,
+      );
+      if (rows[0]?.workers === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+}
+
+/**
  * The events sections: `writes` are the bench's write scenarios (POST, PUT base, PUT settings),
  * `base` the PUT base one (X-Sync is measured on it).
  */
@@ -168,6 +189,7 @@ export async function eventSections<Seeded>(
     }
     const syncRows: VariantRow[] = [];
     for (const count of syncConnections) {
+      await maintained(context.databaseUrl);
       syncRows.push(
         await runVariantPair(
           `${base.name}, events on`,
