@@ -8,7 +8,7 @@ module.exports = {
     ...(base.testPathIgnorePatterns ?? ['/node_modules/']),
     ...(process.env.NATS_URL ? [] : ['/test/events/']),
     // Tests of two service processes on one database: PostgreSQL only (the global setup says so).
-    ...(process.env.DATABASE_URL ? [] : ['/test/events/replicas\\.test\\.ts$']),
+    ...(process.env.DATABASE_URL ? [] : ['/test/events/replicas\\.test\\.ts$', '/test/replicas/']),
   ],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',

@@ -1,7 +1,12 @@
-import { announceSkippedEventTests, prepareDatabaseTemplate } from '@repo/testing';
+import {
+  announceSkippedEventTests,
+  announceSkippedReplicaTests,
+  prepareDatabaseTemplate,
+} from '@repo/testing';
 import { migrationRunner } from '../src/db/migration-runner';
 
 export default () => {
   announceSkippedEventTests();
+  announceSkippedReplicaTests();
   return prepareDatabaseTemplate({ name: 'code_hosting_api', migrate: migrationRunner.applyMigrations });
 };

@@ -27,6 +27,12 @@ export {
   type HttpOutcome,
 } from './service-process';
 export {
+  announceSkippedReplicaTests,
+  startReplicaSet,
+  type ReplicaSet,
+  type ReplicaSetOptions,
+} from './replicas';
+export {
   findChromium,
   browserTestsRequired,
   chromiumForTests,
@@ -82,6 +88,12 @@ export {
   type GracefulShutdownOptions,
   type ShutdownWorkload,
 } from './suites/graceful-shutdown';
+export {
+  describeRollingRestart,
+  type RollingRestartOptions,
+  type RollingWorkload,
+  type Send,
+} from './suites/rolling-restart';
 export { describeHealthSurface, type HealthSurfaceOptions } from './suites/health';
 export {
   capturedLogLines,

@@ -130,6 +130,7 @@ export async function startServiceProcess(
 export interface HttpOutcome {
   status?: number;
   body?: string;
+  headers?: http.IncomingHttpHeaders;
   /** The error code when no complete response arrived (ECONNREFUSED, ECONNRESET, …). */
   error?: string;
 }
@@ -150,7 +151,11 @@ export function httpRequest(
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         response.on('error', (error: NodeJS.ErrnoException) =>
           resolve({ status: response.statusCode, error: error.code ?? error.message }),
