@@ -1,14 +1,57 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import type { EventWatch, ReceivedEvent } from '@repo/testing';
+import {
+  deleteStream,
+  natsUrlForTests,
+  uniqueEventNames,
+  watchEvents,
+  type EventWatch,
+  type ReceivedEvent,
+} from '@repo/testing';
 import type { Response } from 'supertest';
-import { TEST_EVENTS_SOURCE } from '../app';
+import { TEST_EVENTS_SOURCE, useProjectService } from '../app';
+import { rootUid } from '../project-fixtures';
 
 // What the event tests of test/events/ share: the events of one project in a watched stream, the
 // time window of a request, and the full check of one event against the write that made it.
 
 /** RFC 3339 date-time (with a zone). */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The project service with events on, publishing to a stream of the test file's own (deleted
+ * afterwards), watched from the start: `watch` and `root` (the root project's uid) once beforeAll ran.
+ */
+export function useWatchedEventsService(label: string) {
+  const natsUrl = natsUrlForTests() as string;
+  const names = uniqueEventNames(label);
+  const service = useProjectService(undefined, {
+    events: { natsUrl, stream: names.stream, subjectPrefix: names.subjectPrefix },
+  });
+  let watch: EventWatch | undefined;
+  let root: string | undefined;
+  beforeAll(async () => {
+    root = await rootUid(service);
+    watch = await watchEvents(natsUrl, { stream: names.stream });
+  });
+  afterAll(async () => {
+    await watch?.close();
+    await deleteStream(natsUrl, names.stream);
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the watched events service is only ready inside tests');
+    return value;
+  };
+  return {
+    service,
+    get watch(): EventWatch {
+      return ready(watch);
+    },
+    get root(): string {
+      return ready(root);
+    },
+  };
+}
 
 /** The events of project `uid` in the stream so far, in stream order. */
 export function eventsOf(watch: EventWatch, uid: string): ReceivedEvent[] {

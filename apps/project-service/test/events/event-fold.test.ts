@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { deleteStream, natsUrlForTests, uniqueEventNames, watchEvents, type EventWatch } from '@repo/testing';
-import { useProjectService } from '../app';
-import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
+import type { EventWatch } from '@repo/testing';
+import { admin, createProject, uniqueSlug } from '../project-fixtures';
+import { useWatchedEventsService } from './event-assertions';
 import { CATEGORIES, FUNDING_MODELS, ProjectBase, ProjectSettings, STAGES } from '../../src/http/schemas';
 
 // The property of the change events (../../shared/spec/events.md): any sequence of writes through
@@ -9,24 +9,8 @@ import { CATEGORIES, FUNDING_MODELS, ProjectBase, ProjectSettings, STAGES } from
 // settings_updated → its settings; deleted → gone), gives exactly what the API's GETs return, and
 // each project's events are numbered 1, 2, 3, … without a gap.
 
-const natsUrl = natsUrlForTests() as string;
-const names = uniqueEventNames('event fold');
-const service = useProjectService(undefined, {
-  events: { natsUrl, stream: names.stream, subjectPrefix: names.subjectPrefix },
-});
-
-let watch: EventWatch;
-let root: string;
-
-beforeAll(async () => {
-  root = await rootUid(service);
-  watch = await watchEvents(natsUrl, { stream: names.stream });
-});
-
-afterAll(async () => {
-  await watch?.close();
-  await deleteStream(natsUrl, names.stream);
-});
+const stream = useWatchedEventsService('event fold');
+const { service } = stream;
 
 type Json = Record<string, unknown>;
 
@@ -111,9 +95,9 @@ type Command = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
 /** Runs the writes under a fresh top project; returns every uid created and how many writes succeeded. */
 async function runWrites(commands: Command[]) {
-  const top = await createProject(service, { parent_uid: root });
+  const top = await createProject(service, { parent_uid: stream.root });
   const alive = new Map<string, Known>([
-    [top.uid, { uid: top.uid, slug: top.slug, parent: root, baseEtag: '"b1"', settingsEtag: '"s1"' }],
+    [top.uid, { uid: top.uid, slug: top.slug, parent: stream.root, baseEtag: '"b1"', settingsEtag: '"s1"' }],
   ]);
   const created = [top.uid];
   /** The run's top project: every other one is below it (so it is deleted last, then replaced). */
@@ -197,11 +181,11 @@ async function runWrites(commands: Command[]) {
           succeeded += 1;
           // The top project gone: later writes go under a new one (its own create event).
           if (alive.size === 0) {
-            const next = await createProject(service, { parent_uid: root });
+            const next = await createProject(service, { parent_uid: stream.root });
             alive.set(next.uid, {
               uid: next.uid,
               slug: next.slug,
-              parent: root,
+              parent: stream.root,
               baseEtag: '"b1"',
               settingsEtag: '"s1"',
             });
@@ -293,15 +277,17 @@ describe('the event stream folded', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
         // What earlier runs published (a failed run's last events included) has arrived.
-        const before = (await watch.settled(200)).length;
+        const before = (await stream.watch.settled(200)).length;
         const { created, succeeded } = await runWrites(commands);
         // Exactly one event per successful write, no more.
-        await watch.waitFor(before + succeeded);
-        const folded = fold(await watch.settled(200));
-        expect(watch.events).toHaveLength(before + succeeded);
+        await stream.watch.waitFor(before + succeeded);
+        const folded = fold(await stream.watch.settled(200));
+        expect(stream.watch.events).toHaveLength(before + succeeded);
         // Every project of this run's events (whatever uid they name) and every project it created;
         // the projects of earlier runs were compared in their run, and no write since touched them.
-        const touched = watch.events.slice(before).map((received) => received.event['subject'] as string);
+        const touched = stream.watch.events
+          .slice(before)
+          .map((received) => received.event['subject'] as string);
         const uids = [...new Set([...touched, ...created])];
         expect(uids.filter((uid) => !folded.has(uid))).toEqual([]);
         for (let start = 0; start < uids.length; start += 8) {

@@ -1,31 +1,13 @@
-import { deleteStream, natsUrlForTests, uniqueEventNames, watchEvents, type EventWatch } from '@repo/testing';
-import { useProjectService } from '../app';
-import { admin, createProject, rootUid } from '../project-fixtures';
-import { waitForEventsOf } from './event-assertions';
+import { admin, createProject } from '../project-fixtures';
+import { waitForEventsOf, useWatchedEventsService } from './event-assertions';
 
 // Settings writes racing on one project with events on: each `project.settings_updated` event's
 // `previous` is exactly the settings the one before it left, its members those of exactly one
 // request, and the last event shows what GET shows. On PostgreSQL the writes really overlap (the
 // one-statement write is overtaken and tries again, or waits for the lock); on PGlite they queue.
 
-const natsUrl = natsUrlForTests() as string;
-const names = uniqueEventNames('settings races');
-const service = useProjectService(undefined, {
-  events: { natsUrl, stream: names.stream, subjectPrefix: names.subjectPrefix },
-});
-
-let watch: EventWatch;
-let root: string;
-
-beforeAll(async () => {
-  root = await rootUid(service);
-  watch = await watchEvents(natsUrl, { stream: names.stream });
-});
-
-afterAll(async () => {
-  await watch?.close();
-  await deleteStream(natsUrl, names.stream);
-});
+const stream = useWatchedEventsService('settings races');
+const { service } = stream;
 
 const WRITES = 16;
 
@@ -36,8 +18,9 @@ describe.each([
   ['with If-Match *', true],
 ])('concurrent settings writes %s', (_name, star) => {
   it('chain: each event replaces what the one before left, and the last is what GET shows', async () => {
-    const uid = (await createProject(service, { parent_uid: root, writers: [{ username: 'race-first' }] }))
-      .uid;
+    const uid = (
+      await createProject(service, { parent_uid: stream.root, writers: [{ username: 'race-first' }] })
+    ).uid;
     const initial = await service.request
       .get(`/projects/${uid}/settings`)
       .set('Authorization', admin())
@@ -55,7 +38,7 @@ describe.each([
     );
     expect(responses.map((response) => response.status)).toEqual(Array(WRITES).fill(200));
 
-    const events = await waitForEventsOf(watch, uid, WRITES + 1);
+    const events = await waitForEventsOf(stream.watch, uid, WRITES + 1);
     const settingsEvents = events
       .filter((received) => received.event['type'] === 'project.settings_updated')
       .sort((a, b) => Number(a.event['sequence']) - Number(b.event['sequence']));
