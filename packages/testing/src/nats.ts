@@ -23,7 +23,7 @@ export function natsUrlForTests(env: NodeJS.ProcessEnv = process.env): string | 
 export function announceSkippedEventTests(env: NodeJS.ProcessEnv = process.env): void {
   if (natsUrlForTests(env) !== undefined) return;
   const line =
-    "event tests (test/events/) not run: NATS_URL is unset (.ci/run sets it to the machine's NATS, nats://127.0.0.1:4222)";
+    "event tests (test/events/) not run: NATS_URL is unset (.ci/run runs them in steps of their own against the machine's NATS, nats://127.0.0.1:4222)";
   if (natsTestsRequired(env)) throw new Error(`${line}; NATS_TESTS=required`);
   process.stderr.write(`${line}\n`);
 }

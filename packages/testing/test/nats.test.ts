@@ -72,7 +72,7 @@ describe('announceSkippedEventTests', () => {
   it('says in one line that the event tests did not run when NATS_URL is unset', () => {
     announceSkippedEventTests({});
     expect(written).toEqual([
-      "event tests (test/events/) not run: NATS_URL is unset (.ci/run sets it to the machine's NATS, nats://127.0.0.1:4222)\n",
+      "event tests (test/events/) not run: NATS_URL is unset (.ci/run runs them in steps of their own against the machine's NATS, nats://127.0.0.1:4222)\n",
     ]);
   });
 
