@@ -20,6 +20,11 @@ import { projectOf } from './row-mappers';
 // image of the project (project-image.ts). One statement is one round trip and its own
 // transaction: the event is committed exactly when the change is.
 
+/** The base revisions a write may replace: those of `allowed` (If-Match), any without. */
+function baseRevisionAllowed(allowed: AllowedRevisions): Prisma.Sql {
+  return allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
+}
+
 /** The event's WITH items for the CTE `result` (PROJECT_COLUMNS and members), with the image of `previous`. */
 function recorded(event: PlannedEvent, previous?: Prisma.Sql): Prisma.Sql {
   return outboxInsert(event, Prisma.sql`result`, Prisma.sql`r."uid"`, projectImage(previous));
@@ -65,8 +70,6 @@ export async function baseUpdateRecording(
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<Project | undefined> {
-  const revisionMatches =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
   const rows = await prisma.$queryRaw<ProjectWithMembersRow[]>(
     prepared(
       'project_base_update_recording',
@@ -82,7 +85,7 @@ export async function baseUpdateRecording(
         logo_url = ${update.logoUrl}, repository_url = ${update.repositoryUrl}, website_url = ${update.websiteUrl},
         formation_date = ${update.formationDate}, entity_dissolution_date = ${update.entityDissolutionDate},
         base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
-      WHERE uid = ${uid}::uuid AND ${revisionMatches}
+      WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)}
         AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
       RETURNING *
     ), result AS (
@@ -162,14 +165,12 @@ export async function deleteRecording(
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<boolean> {
-  const revisionAllowed =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
   const rows = await prisma.$queryRaw<{ deleted: number }[]>(
     prepared(
       'project_delete_recording',
       Prisma.sql`
     WITH p AS (
-      DELETE FROM projects WHERE uid = ${uid}::uuid AND ${revisionAllowed} RETURNING *
+      DELETE FROM projects WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)} RETURNING *
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, '[]'::json AS "members" FROM p
     ), ${recorded(event)}

@@ -168,6 +168,13 @@ export class PrismaProjectStore implements ProjectStore {
     return this.afterConditionalWrite(uid, count);
   }
 
+  /** After a conditional delete that deleted nothing: the project is still there (stale If-Match) or gone. */
+  private async staleOrMissing(uid: string): Promise<DeleteOutcome> {
+    return (await this.prisma.project.count({ where: { uid } })) > 0
+      ? { kind: 'stale' }
+      : { kind: 'missing' };
+  }
+
   private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<Project>> {
     const project = await this.find(uid);
     if (!project) return { kind: 'missing' };
@@ -187,18 +194,14 @@ export class PrismaProjectStore implements ProjectStore {
         if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
         throw error;
       }
-      return (await this.prisma.project.count({ where: { uid } })) > 0
-        ? { kind: 'stale' }
-        : { kind: 'missing' };
+      return this.staleOrMissing(uid);
     }
     try {
       const { count } = await this.prisma.project.deleteMany({
         where: { uid, baseRevision: revisionCondition(allowed) },
       });
       if (count > 0) return { kind: 'deleted' };
-      return (await this.prisma.project.count({ where: { uid } })) > 0
-        ? { kind: 'stale' }
-        : { kind: 'missing' };
+      return await this.staleOrMissing(uid);
     } catch (error) {
       // The parent foreign key is ON DELETE RESTRICT: children block the delete.
       if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
