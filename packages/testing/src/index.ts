@@ -7,6 +7,7 @@ export {
 export { createTestDatabase, type TestDatabase } from './test-database';
 export {
   useTestApp,
+  testAppReplicas,
   type TestApp,
   type TestAppContext,
   type TestAppFactory,
@@ -26,6 +27,7 @@ export {
   type ServiceRun,
   type HttpOutcome,
 } from './service-process';
+export { startBalancer, type Balancer, type BalancerCounts, type BalancerOptions } from './balancer';
 export {
   announceSkippedReplicaTests,
   startReplicaSet,
