@@ -20,6 +20,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const database = await openServiceDatabase(config, logger);
   const storage = createStorage(config.attachments, config.dataDir);
+  if (config.attachments.storage.kind === 'disk') {
+    // Another replica cannot serve what this pod's disk holds (README: What each replica keeps).
+    logger.warn(
+      { attachmentStorage: 'disk', dataDir: config.dataDir },
+      "attachments are stored on this pod's disk: run one replica only, or several with ATTACHMENT_STORAGE=s3",
+    );
+  }
   const events =
     config.events &&
     startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.rootUrl });

@@ -34,25 +34,43 @@ export type StorageKind = 'disk' | 's3';
 export async function openTestStorage(
   kind: StorageKind,
 ): Promise<{ storage: Storage; close(): Promise<void> }> {
-  if (kind === 'disk') {
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'attachments-'));
-    const storage = new DiskStorage(folder);
-    return { storage, close: () => rm(folder, { recursive: true, force: true }) };
-  }
-  const server = await startS3Server();
-  const storage = new S3Storage({
-    bucket: server.bucket,
-    region: server.region,
-    endpoint: server.endpoint,
-    forcePathStyle: true,
-    credentials: server.credentials,
-  });
+  const location = await openStorageLocation(kind);
+  const storage = location.client();
   return {
     storage,
     close: async () => {
       await storage.close();
-      await server.stop();
+      await location.close();
     },
+  };
+}
+
+/** Where a test file's attachments live; each app instance (replica) connects a client of its own. */
+interface StorageLocation {
+  client(): Storage;
+  close(): Promise<void>;
+}
+
+async function openStorageLocation(kind: StorageKind): Promise<StorageLocation> {
+  if (kind === 'disk') {
+    // Several instances share the folder, as replicas would share one volume.
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'attachments-'));
+    return {
+      client: () => new DiskStorage(folder),
+      close: () => rm(folder, { recursive: true, force: true }),
+    };
+  }
+  const server = await startS3Server();
+  return {
+    client: () =>
+      new S3Storage({
+        bucket: server.bucket,
+        region: server.region,
+        endpoint: server.endpoint,
+        forcePathStyle: true,
+        credentials: server.credentials,
+      }),
+    close: () => server.stop(),
   };
 }
 
@@ -129,15 +147,30 @@ export function useCodeHostingApi(
   } = {},
 ): CodeHostingTestApp {
   let storage: Storage | undefined;
+  // One location per test file, opened by the first instance and closed with the last (with
+  // TEST_APP_REPLICAS above 1 the harness makes several instances, each with its own client).
+  let location: Promise<StorageLocation> | undefined;
+  let instances = 0;
   const service = useTestApp(async (source, { baseUrl }) => {
-    const opened = await openTestStorage(options.storage ?? 'disk');
-    storage = opened.storage;
+    location ??= openStorageLocation(options.storage ?? 'disk');
+    const opened = await location;
+    instances += 1;
+    const client = opened.client();
+    storage ??= client;
+    const release = async () => {
+      await client.close();
+      instances -= 1;
+      if (instances > 0) return;
+      location = undefined;
+      storage = undefined;
+      await opened.close();
+    };
     try {
       const instance = await createTestApp(
         source,
         { ...testSettings, ...settings },
         {},
-        opened.storage,
+        client,
         options.rootUrlIsServer ? `${baseUrl}/` : testRootUrl,
         options.events,
       );
@@ -145,11 +178,11 @@ export function useCodeHostingApi(
         app: instance.app,
         close: async () => {
           await instance.close();
-          await opened.close();
+          await release();
         },
       };
     } catch (error) {
-      await opened.close();
+      await release();
       throw error;
     }
   });
