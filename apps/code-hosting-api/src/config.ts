@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './http/login-throttle';
+import { defaultLoginThrottleSettings, type LoginThrottleSettings } from './domain/login-throttle';
 import { eventsEnvironmentShape, toEventsSettings, type EventsSettings } from './events/events-config';
 import { operationsEnvironmentShape } from './operations-config';
 import {
@@ -85,8 +85,9 @@ const environmentSchema = z
     ORG_DEFAULT_ALLOW_CREATE: z.stringbool().default(defaultSettings.defaultAllowCreateOrganization),
     // ATTACHMENT_STORAGE, ATTACHMENT_MAX_SIZE, ATTACHMENT_ALLOWED_TYPES, S3_*: src/storage/storage-config.ts.
     ...attachmentEnvironmentShape,
-    // Failed password logins (src/http/login-throttle.ts): failures allowed per (account,
-    // address), per address and per account within the window, then backoff (seconds).
+    // Failed password logins (src/domain/login-throttle.ts): failures allowed per (account,
+    // address), per address and per account within the window, then backoff (seconds); the rows
+    // kept per counter kind in the database.
     LOGIN_THROTTLE_WINDOW: seconds(defaultLoginThrottleSettings.windowSeconds),
     LOGIN_THROTTLE_PAIR_FAILURES: count(defaultLoginThrottleSettings.pairFailures),
     LOGIN_THROTTLE_ADDRESS_FAILURES: count(defaultLoginThrottleSettings.addressFailures),

@@ -2,8 +2,10 @@ import { useTestApp } from '@repo/testing';
 import { createTestApp, testSettings } from './app';
 import {
   addToTeam,
+  adminAuthorization,
   api,
   auth,
+  basic,
   createOrg,
   createOrgRepo,
   createTeam,
@@ -151,5 +153,51 @@ describe('a token-authenticated request', () => {
       .set(...auth('0123456789abcdef0123456789abcdef01234567'))
       .expect(401);
     expect(queries).toBe(1);
+  });
+});
+
+describe('a password (Basic) login', () => {
+  // The failed-login backoff's state is in the database (src/domain/login-throttle.ts): one
+  // statement reads the counters and counts ahead before the password is checked, one clears and
+  // trusts after a success. With the counters in memory, every success was 2 statements (the
+  // account, its last login), every failure 1 and a refusal none.
+  async function login(username: string, password: string, status: number): Promise<number> {
+    queries = 0;
+    await service.request.get(`${api}/user`).set('Authorization', basic(username, password)).expect(status);
+    return queries;
+  }
+
+  /** A user that never logged in (created by the site administrator, no token of its own). */
+  async function newUser(): Promise<{ username: string; password: string }> {
+    const username = uniqueName('basic-login');
+    const password = `${username}-password`;
+    await service.request
+      .post(`${api}/admin/users`)
+      .set('Authorization', adminAuthorization)
+      .send({ username, email: `${username}@example.com`, password })
+      .expect(201);
+    return { username, password };
+  }
+
+  it('is four statements the first time from an address, three from then on', async () => {
+    const user = await newUser();
+    const other = await newUser();
+    // Read and count ahead; the account; its last login; take the count back, clear and trust.
+    expect(await login(user.username, user.password, 200)).toBe(4);
+    // Trusted: nothing counted ahead, and nothing to clear (its trust renewed under a minute ago).
+    expect(await login(user.username, user.password, 200)).toBe(3);
+    // A trusted pair's failure is counted after the check; an untrusted one's, ahead of it.
+    expect(await login(user.username, 'wrong-password', 401)).toBe(3);
+    expect(await login(uniqueName('nobody'), 'wrong-password', 401)).toBe(2);
+    // The address has failures now: the next success clears them.
+    expect(await login(other.username, other.password, 200)).toBe(4);
+  });
+
+  it('refuses past the pair limit after the one statement that reads the counters', async () => {
+    const guessed = uniqueName('nobody');
+    for (let i = 0; i < testSettings.loginThrottle.pairFailures; i += 1) {
+      expect(await login(guessed, 'wrong-password', 401)).toBe(2);
+    }
+    expect(await login(guessed, 'wrong-password', 429)).toBe(1);
   });
 });

@@ -17,6 +17,8 @@ export const SERVICE_TABLES = {
     'issues',
     'actions',
     'attachments',
+    'login_failures',
+    'trusted_logins',
   ],
 } as const;
 

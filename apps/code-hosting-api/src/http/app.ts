@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
+import { loginThrottleStore } from '../db/login-throttle-store';
 import { createStore } from '../db/store';
 import { asyncApiDocument } from '../events/asyncapi';
 import { EVENT_STREAM_NAME } from '../events/catalog';
@@ -10,6 +11,7 @@ import { codeHostingChangeLog } from '../events/code-hosting-events';
 import type { ServiceEvents } from '../events/service-events';
 import { wakeRelayAfterWrites } from './event-wakeup';
 import { accountService } from '../domain/accounts';
+import { LoginThrottle } from '../domain/login-throttle';
 import { attachmentService } from '../domain/attachments';
 import { organizationService } from '../domain/organizations';
 import { repositoryService } from '../domain/repositories';
@@ -24,7 +26,6 @@ import { authenticate } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
-import { LoginThrottle } from './login-throttle';
 import { metricsRoute, requestMetrics } from './metrics';
 import { requestId } from './request-id';
 import type { APIError } from './schemas';
@@ -84,7 +85,11 @@ export function buildApp({
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );
-  const authenticator = authenticate(accounts, new LoginThrottle(settings.loginThrottle));
+  // The failed-login counters are in the database: every replica counts the same attempts.
+  const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings.loginThrottle, (error) =>
+    logger.error({ err: error }, 'deleting stale failed-login counters failed'),
+  );
+  const authenticator = authenticate(accounts, throttle);
   const routes = apiRoutes(
     {
       accounts,
@@ -166,5 +171,8 @@ export function buildApp({
       validationStatus: 422,
     }),
   );
-  return { app, settled: accounts.tokenUseSettled };
+  const settled = async () => {
+    await Promise.all([accounts.tokenUseSettled(), throttle.settled()]);
+  };
+  return { app, settled };
 }

@@ -4,7 +4,8 @@ import type { AccountService } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
 import { isPublicOnly } from '../domain/token-scopes';
 import { setRequestActor } from '../request-context';
-import type { LoginThrottle } from './login-throttle';
+import type { LoginThrottle } from '../domain/login-throttle';
+import { loginAddress } from './login-throttle';
 
 /** The caller plus how they proved it: token scopes (undefined for a password or no credentials) and whether Basic auth was used. */
 export interface Authentication {
@@ -66,13 +67,13 @@ async function fromBasic(
       };
     }
   }
-  const attempt = throttle.attempt(username, address);
+  const attempt = await throttle.attempt(username, address);
   const account = await accounts.authenticatePassword(username, password);
   if (!account) {
-    attempt.failed();
+    await attempt.failed();
     throw unauthorized(invalidCredentials);
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   return { caller: { user: account, publicOnly: false }, scopes: undefined, viaBasicPassword: true };
 }
 
@@ -90,8 +91,7 @@ async function authenticationFrom(
       case 'bearer':
         return fromToken(accounts, credentials);
       case 'basic':
-        // req.ip: the client's address, read through the proxies TRUST_PROXY names.
-        return fromBasic(accounts, throttle, credentials, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+        return fromBasic(accounts, throttle, credentials, loginAddress(req));
       default:
         throw unauthorized(invalidCredentials);
     }
