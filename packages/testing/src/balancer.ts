@@ -125,7 +125,11 @@ export async function startBalancer({ checkEveryMs }: BalancerOptions): Promise<
         agent: upstream,
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+        // A replica that closes its connection after this answer (a 413 before the body was read)
+        // has the client's closed too: the client stops sending what nobody will read.
+        const headers = endToEnd(answer.headers);
+        if (answer.headers.connection?.toLowerCase() === 'close') headers['connection'] = 'close';
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
         answer.once('error', () => res.destroy());
       },
