@@ -21,7 +21,7 @@ import {
   type ServerProcess,
 } from '@repo/testing/bench';
 import { eventSections } from './events';
-import { ADMIN, CALLER, deepProjects, seedProjects } from './seed';
+import { ADMIN, BENCH_TREE, bigParentSlug, CALLER, deepProjects, seedProjects } from './seed';
 
 const APP_DIR = path.resolve(__dirname, '..');
 const JWT_SECRET = 'project-service-bench-secret-0123456789';
@@ -39,7 +39,8 @@ function scenarios(databaseUrl: string, deep: string[]): Scenario[] {
   const readPaths = (suffix: string) => deep.slice(512, 712).map((uid) => `/projects/${uid}${suffix}`);
   const bigParent = withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ uid: string }>(
-      `SELECT uid::text AS uid FROM projects WHERE slug = 'project-781'`,
+      `SELECT uid::text AS uid FROM projects WHERE slug = $1`,
+      [bigParentSlug(BENCH_TREE)],
     );
     return rows[0]!.uid;
   });

@@ -1,38 +1,78 @@
 /**
  * The bench's data, written with SQL in the rows the service itself writes (src/db/row-mappers.ts):
- * 10,000 projects under the migration's root in a 6-level tree (5, 25, 125, 625, 3,125 and 6,095
- * per level; the first level-5 project of the first branch has 150 children, for the paged list of
- * one parent), every field a realistic length, writers on levels 1–2 and auditors on levels 1–3
- * (with name, email and avatar, as a client sends them), meeting coordinators on level 1.
+ * projects under the migration's root in a tree (`TreeShape`: the default is 10,000 projects on 6
+ * levels; the scale bench's are 2,000 and 200,000 on 8), every field a realistic length, a writer
+ * on every project (two on levels 1–2) and auditors on levels 1–3 (with name, email and avatar, as
+ * a client sends them), meeting coordinators on level 1. Level 1 has 5 projects and each level about the same factor
+ * more, the last one filling up to the count; the first project of the last-but-one level has
+ * 150 children of its own (the paged list of one parent), the rest are spread evenly.
  *
- * The bench's caller `alice` is a writer of level-1 project 1 only: what she reads on level 6 she
- * may read through a role inherited five levels up.
+ * The bench's caller `alice` is a writer of level-1 project 1 only: what she reads on the last
+ * level she may read through a role inherited from the top.
  */
 import type { Client } from 'pg';
 
 export const CALLER = 'alice';
 export const ADMIN = 'bench-admin';
 
+export interface TreeShape {
+  projects: number;
+  levels: number;
+}
+
+export const BENCH_TREE: TreeShape = { projects: 10_000, levels: 6 };
+/** Children of the first project of the last-but-one level (slug `project-<n>`, see bigParentSlug). */
+const BIG_PARENT_CHILDREN = 150;
+
+/** Projects per level: 5 on level 1, a common factor more on each next one, summing to `projects`. */
+export function levelSizes({ projects, levels }: TreeShape): number[] {
+  const total = (factor: number) => {
+    let sum = 0;
+    for (let level = 0; level < levels; level++) sum += Math.round(5 * factor ** level);
+    return sum;
+  };
+  let low = 1;
+  let high = 100;
+  for (let step = 0; step < 60; step++) {
+    const middle = (low + high) / 2;
+    if (total(middle) > projects) high = middle;
+    else low = middle;
+  }
+  const sizes = Array.from({ length: levels }, (_, level) => Math.round(5 * low ** level));
+  sizes[levels - 1]! += projects - sizes.reduce((sum, size) => sum + size, 0);
+  return sizes;
+}
+
+/** The slug of the project with BIG_PARENT_CHILDREN children (the first of the last-but-one level). */
+export function bigParentSlug(shape: TreeShape): string {
+  const sizes = levelSizes(shape);
+  return `project-${sizes.slice(0, -2).reduce((sum, size) => sum + size, 0) + 1}`;
+}
+
 /** The uid of plan row i: a version-4 UUID derived from i, so parents can be named before they exist. */
 const uidOf = (i: string) =>
   `overlay(overlay(md5('bench-project-' || ${i}) placing '4' from 13) placing '8' from 17)::uuid`;
 
-export async function seedProjects(client: Client): Promise<void> {
-  await client.query(`
-    CREATE TEMP TABLE plan AS
-    WITH numbered AS (SELECT i FROM generate_series(1, 10000) AS i)
-    SELECT i,
-      CASE WHEN i <= 5 THEN 1 WHEN i <= 30 THEN 2 WHEN i <= 155 THEN 3 WHEN i <= 780 THEN 4 WHEN i <= 3905 THEN 5 ELSE 6 END AS level,
-      CASE
-        WHEN i <= 5 THEN 0
-        WHEN i <= 30 THEN 1 + (i - 6) / 5
-        WHEN i <= 155 THEN 6 + (i - 31) / 5
-        WHEN i <= 780 THEN 31 + (i - 156) / 5
-        WHEN i <= 3905 THEN 156 + (i - 781) / 5
-        WHEN i < 3906 + 150 THEN 781
-        ELSE 782 + (i - 3906 - 150) % 3124
-      END AS parent
-    FROM numbered`);
+export async function seedProjects(client: Client, shape: TreeShape = BENCH_TREE): Promise<void> {
+  const sizes = levelSizes(shape);
+  await client.query('CREATE TEMP TABLE plan (i int PRIMARY KEY, level int NOT NULL, parent int NOT NULL)');
+  let offset = 0;
+  let parentOffset = 0;
+  for (const [index, size] of sizes.entries()) {
+    const level = index + 1;
+    const parents = index === 0 ? 0 : sizes[index - 1]!;
+    // j: the project's place on its level; its parent's place on the level above.
+    const big = level === shape.levels && level > 1 ? Math.min(BIG_PARENT_CHILDREN, size) : 0;
+    const parent =
+      level === 1
+        ? '0'
+        : `${parentOffset} + 1 + CASE WHEN j < ${big} THEN 0 ELSE (j - ${big}) * ${parents} / ${Math.max(1, size - big)} END`;
+    await client.query(
+      `INSERT INTO plan SELECT ${offset} + 1 + j, ${level}, ${parent} FROM generate_series(0, ${size - 1}) AS j`,
+    );
+    parentOffset = offset;
+    offset += size;
+  }
   await client.query(`
     INSERT INTO projects (uid, slug, name, description, parent_uid, public, is_foundation, autojoin_enabled,
       category, stage, legal_entity_type, legal_entity_name, funding_model, charter_url, logo_url,
@@ -62,7 +102,8 @@ export async function seedProjects(client: Client): Promise<void> {
       timestamptz '2026-06-01 00:00:00Z' + i * interval '1 minute',
       timestamptz '2026-06-02 00:00:00Z' + i * interval '1 minute'
     FROM plan`);
-  // Writers on levels 1–2 (alice on project 1), auditors on levels 1–3, coordinators on level 1.
+  // Two writers on levels 1–2 (alice on project 1) and one on every project below, two auditors on
+  // levels 1–3, two coordinators on level 1: the members table grows with the projects.
   await client.query(`
     INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
     SELECT ${uidOf('p.i')}, r.role, g.position, u.username,
@@ -74,20 +115,24 @@ export async function seedProjects(client: Client): Promise<void> {
     CROSS JOIN LATERAL (SELECT CASE
         WHEN p.i = 1 AND r.role = 'writer' AND g.position = 0 THEN '${CALLER}'
         ELSE r.role || '-' || p.i || '-' || g.position END AS username) AS u
-    WHERE p.level <= r.max_level`);
+    WHERE p.level <= r.max_level OR (r.role = 'writer' AND g.position = 0)`);
   await client.query('DROP TABLE plan');
   await client.query('ANALYZE');
 }
 
-/** Level-6 projects `alice` may write only through level-1 project 1, in a fixed order. */
-export async function deepProjects(client: Client, count: number): Promise<string[]> {
+/** Last-level projects `alice` may write only through level-1 project 1, in a fixed order. */
+export async function deepProjects(
+  client: Client,
+  count: number,
+  shape: TreeShape = BENCH_TREE,
+): Promise<string[]> {
   const { rows } = await client.query<{ uid: string }>(
     `WITH RECURSIVE sub AS (
        SELECT uid, 1 AS level FROM projects WHERE slug = 'project-1'
        UNION ALL SELECT p.uid, s.level + 1 FROM projects p JOIN sub s ON p.parent_uid = s.uid
      )
-     SELECT uid::text AS uid FROM sub WHERE level = 6 ORDER BY uid LIMIT $1`,
-    [count],
+     SELECT uid::text AS uid FROM sub WHERE level = $2 ORDER BY uid LIMIT $1`,
+    [count, shape.levels],
   );
   return rows.map((row) => row.uid);
 }

@@ -29,8 +29,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   logLevel?: string;
   metricsToken?: string;
-  /** Sees every database statement as it runs (besides the metrics), to count round trips. */
-  onQuery?: (sql: string) => void;
+  /** Sees every database statement as it runs (besides the metrics), to count round trips or explain plans. */
+  onQuery?: (sql: string, params: string) => void;
   /** Change events on: publishes to this NATS, on this stream (test/events/). */
   events?: TestEventsOptions;
 }
@@ -78,9 +78,9 @@ export async function createTestApp(
   const { onQuery } = options;
   const database = connectPrisma(source, {
     onQuery: onQuery
-      ? (sql, durationMs) => {
+      ? (sql, durationMs, params) => {
           recordQuery(sql, durationMs);
-          onQuery(sql);
+          onQuery(sql, params);
         }
       : recordQuery,
   });

@@ -15,7 +15,12 @@ export {
 } from './test-app';
 export { signTestToken, generateRsaKeyPair, type TestSigningKey } from './jwt';
 export { querySource } from './sql';
-export { describeMigrations, type MigrationSubject } from './suites/migrations';
+export {
+  describeMigrations,
+  onlineMigrationProblems,
+  ONLINE_MIGRATIONS_SINCE,
+  type MigrationSubject,
+} from './suites/migrations';
 export {
   compileApp,
   startServiceProcess,

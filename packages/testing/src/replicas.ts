@@ -74,10 +74,10 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
   };
 }
 
-/** Says in one line that test/replicas/ did not run (each app's jest.config.js leaves it out without DATABASE_URL). */
+/** Says in one line that test/replicas/ and test/plans/ did not run (each app's jest.config.js leaves them out without DATABASE_URL). */
 export function announceSkippedReplicaTests(): void {
   if (process.env['DATABASE_URL']) return;
   process.stderr.write(
-    'replica tests (test/replicas/) not run: several service processes need one PostgreSQL database (DATABASE_URL is unset; PGlite serves one process)\n',
+    "replica and query-plan tests (test/replicas/, test/plans/) not run: several service processes need one PostgreSQL database, and the plans are PostgreSQL's (DATABASE_URL is unset)\n",
   );
 }

@@ -100,8 +100,11 @@ export async function openDatabaseAt(
 export interface ConnectOptions {
   /** Runs after the client is closed (closing what the caller opened for it). */
   onClose?: () => Promise<void>;
-  /** Called with each statement's SQL and duration as it runs: metrics time queries, tests count round trips. */
-  onQuery?: (sql: string, durationMs: number) => void;
+  /**
+   * Called with each statement's SQL, duration and parameters (Prisma's JSON of them) as it runs:
+   * metrics time queries, tests count round trips and explain the statements' plans.
+   */
+  onQuery?: (sql: string, durationMs: number, params: string) => void;
   /** Timeouts and pool size on PostgreSQL (PGlite is in-process: nothing to bound). */
   limits?: Partial<DatabaseLimits>;
 }
@@ -118,7 +121,9 @@ export function connectPrisma(source: DatabaseSource, options: ConnectOptions = 
     ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter });
   if (onQuery) {
-    (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query, event.duration));
+    (prisma as PrismaClient<'query'>).$on('query', (event) =>
+      onQuery(event.query, event.duration, event.params),
+    );
   }
   return {
     prisma,

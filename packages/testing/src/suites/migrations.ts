@@ -50,6 +50,42 @@ async function eventually(
 }
 
 /**
+ * Migrations from this one on follow the rules for a database that replicas keep writing to while
+ * it migrates: every index on a table an earlier migration created is built CONCURRENTLY, alone in
+ * its migration (the schema engine then runs it outside a transaction), and no comment holds a
+ * semicolon (the engine splits the script at each one, comments included). The earlier ones ran
+ * before there were replicas and are left as they were applied.
+ */
+export const ONLINE_MIGRATIONS_SINCE = '20261126030000';
+
+/** What a migration's SQL breaks of the rules above (none: an empty list). */
+export function onlineMigrationProblems(sql: string): string[] {
+  const problems: string[] = [];
+  const comments = sql.match(/--[^\n]*/g) ?? [];
+  if (comments.some((comment) => comment.includes(';'))) problems.push('a comment holds a semicolon');
+  const statements = sql
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((statement) => statement.replace(/\s+/g, ' ').trim())
+    .filter((statement) => statement !== '');
+  const created = new Set(
+    statements.flatMap(
+      (statement) => /^CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/i.exec(statement)?.[1] ?? [],
+    ),
+  );
+  for (const statement of statements) {
+    const index = /^CREATE (?:UNIQUE )?INDEX (CONCURRENTLY )?.*? ON (?:ONLY )?"?(\w+)"?/i.exec(statement);
+    if (index && !index[1] && !created.has(index[2]!)) {
+      problems.push(`an index on the existing table ${index[2]} is not built CONCURRENTLY: ${statement}`);
+    }
+    if (/\bCONCURRENTLY\b/i.test(statement) && statements.length > 1) {
+      problems.push(`a CONCURRENTLY statement shares its migration with ${statements.length - 1} other(s)`);
+    }
+  }
+  return problems;
+}
+
+/**
  * The migration tests every app runs against its own runner: committed
  * migrations apply as `prisma migrate deploy` records them, a second run
  * applies nothing, replicas serialize on the lock, and db:migration:create
@@ -79,6 +115,16 @@ export function describeMigrations(subject: MigrationSubject): void {
       expect(recorded.every((row) => row.finished)).toBe(true);
       const firstSql = await readFile(path.join(subject.migrationsDir, committed[0]!, 'migration.sql'));
       expect(recorded[0]!.checksum).toBe(createHash('sha256').update(firstSql).digest('hex'));
+    });
+
+    it('builds each new index on an existing table without blocking writes (ONLINE_MIGRATIONS_SINCE)', async () => {
+      const problems: string[] = [];
+      for (const folder of await migrationFolders(subject.migrationsDir)) {
+        if (folder < ONLINE_MIGRATIONS_SINCE) continue;
+        const sql = await readFile(path.join(subject.migrationsDir, folder, 'migration.sql'), 'utf8');
+        problems.push(...onlineMigrationProblems(sql).map((problem) => `${folder}: ${problem}`));
+      }
+      expect(problems).toEqual([]);
     });
 
     it('applies nothing on a second run', async () => {
