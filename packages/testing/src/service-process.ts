@@ -60,6 +60,12 @@ export function compileApp(appDir: string): Promise<void> {
   return build;
 }
 
+/**
+ * How long a test hook that builds and starts service processes may take: a guard against a hang,
+ * not a speed check (a loaded CI machine took over 60 s to build and start one).
+ */
+export const PROCESS_START_MS = 180_000;
+
 export interface ServiceProcess {
   readonly baseUrl: string;
   readonly port: number;

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { chromiumForTests, launchChromium, watchedPage, type PageWatch } from '../browser';
 import type { TestApp } from '../test-app';
+import { PROCESS_START_MS } from '../service-process';
 
 /** What a person types into Authorize, and a text the operation's answer then shows. */
 export interface TryOutCaller {
@@ -60,7 +61,7 @@ export function describeApiDocsBrowser(options: ApiDocsBrowserOptions): void {
       watch = await watchedPage(browser, service.baseUrl);
       await watch.page.goto(`${service.baseUrl}${pagePath}`);
       await watch.page.locator('.opblock').first().waitFor({ timeout: 15_000 });
-    });
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       await browser?.close();

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { httpRequest, type HttpOutcome, type ServiceProcess } from '../service-process';
+import { PROCESS_START_MS, httpRequest, type HttpOutcome, type ServiceProcess } from '../service-process';
 import type { ServiceHome } from '../service-home';
 
 /** A request the suite sends, through its agent or byte by byte. */
@@ -84,7 +84,7 @@ export function describeGracefulShutdown({
     beforeAll(async () => {
       home = await serviceHome();
       service = await home.start({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS), SHUTDOWN_GRACE_MS: '5000' });
-    });
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       service.kill('SIGKILL');
@@ -184,7 +184,7 @@ export function describeGracefulShutdown({
 
     beforeAll(async () => {
       home = await serviceHome();
-    });
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       await home.remove();

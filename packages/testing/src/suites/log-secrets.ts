@@ -1,5 +1,5 @@
 import type { ServiceHome } from '../service-home';
-import type { ServiceProcess } from '../service-process';
+import { PROCESS_START_MS, type ServiceProcess } from '../service-process';
 
 /** The names of the `secrets` that appear in `logs`. */
 export function credentialLeaks(logs: string, secrets: Record<string, string>): string[] {
@@ -21,27 +21,29 @@ export interface ProcessLogSecretsOptions {
 /** Everything a service process writes at trace level, stdout and stderr, holds no credential. */
 export function describeProcessLogSecrets({ serviceHome, sendCredentials }: ProcessLogSecretsOptions): void {
   describe('everything a service process writes', () => {
-    let home: ServiceHome;
-    let service: ServiceProcess;
+    let home: ServiceHome | undefined;
+    let service: ServiceProcess | undefined;
 
     beforeAll(async () => {
       home = await serviceHome();
       service = await home.start({ LOG_LEVEL: 'trace', SHUTDOWN_DRAIN_MS: '0' });
-    });
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
-      service.kill('SIGTERM');
-      await service.exited;
-      await home.remove();
+      // A start that failed (or timed out) left nothing, or only the home, to clean up.
+      service?.kill('SIGTERM');
+      await service?.exited;
+      await home?.remove();
     });
 
     it('holds no credential of any form either service accepts, on stdout or stderr', async () => {
-      const secrets = await sendCredentials(service);
+      const running = service!;
+      const secrets = await sendCredentials(running);
       // Everything the process writes, to its last line: stopped, and its output closed.
-      service.kill('SIGTERM');
-      await service.exited;
+      running.kill('SIGTERM');
+      await running.exited;
 
-      const written = service.output.join('\n');
+      const written = running.output.join('\n');
       expect(written).toContain('request completed');
       expect(credentialLeaks(written, secrets)).toEqual([]);
     });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../ports';
 import { missingInOrder, readmeWalkthrough, runBash } from '../readme-walkthrough';
-import { startServiceProcess, type ServiceProcess } from '../service-process';
+import { PROCESS_START_MS, startServiceProcess, type ServiceProcess } from '../service-process';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
 export interface ReadmeWalkthroughOptions {
@@ -62,7 +62,7 @@ export function describeReadmeWalkthrough(options: ReadmeWalkthroughOptions): vo
         if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
       }
     }
-  }, 120_000);
+  }, PROCESS_START_MS);
 
   afterAll(async () => {
     if (service) {

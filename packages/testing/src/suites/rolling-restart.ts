@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { startReplicaSet, type ReplicaSet } from '../replicas';
-import { httpRequest, type HttpOutcome } from '../service-process';
+import { PROCESS_START_MS, httpRequest, type HttpOutcome } from '../service-process';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
 // The deployment's promise (infra/: several replicas, rolling updates): a steady stream of reads
@@ -62,7 +62,7 @@ export function describeRollingRestart({ appDir, env, headers, workload }: Rolli
           SHUTDOWN_DRAIN_MS: '2000',
         },
       });
-    }, 120_000);
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       await set?.stop();

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { holdRequestOpen, httpRequest, type ServiceProcess } from '../service-process';
+import { PROCESS_START_MS, holdRequestOpen, httpRequest, type ServiceProcess } from '../service-process';
 import type { ServiceHome } from '../service-home';
 
 export interface ServerTimeoutsOptions {
@@ -23,7 +23,7 @@ export function describeServerTimeouts({ serviceHome, bodyPath }: ServerTimeouts
         HTTP_HEADERS_TIMEOUT_MS: '1000',
         SHUTDOWN_DRAIN_MS: '0',
       });
-    });
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       service.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { httpRequest, startOtlpReceiver, type ServiceProcess } from '../service-process';
+import { PROCESS_START_MS, httpRequest, startOtlpReceiver, type ServiceProcess } from '../service-process';
 import type { ServiceHome } from '../service-home';
 
 export interface TracingOptions {
@@ -32,7 +32,7 @@ export function describeTracing({ serviceHome, serviceName, path, headers }: Tra
       });
       // Building and starting the service: on a busy CI machine (both apps' suites at once) this
       // took over a minute once; a guard against hanging, not a speed check.
-    }, 180_000);
+    }, PROCESS_START_MS);
 
     afterAll(async () => {
       service?.kill('SIGTERM');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { freePort } from '../ports';
-import { compileApp, runServiceProcess } from '../service-process';
+import { PROCESS_START_MS, compileApp, runServiceProcess } from '../service-process';
 import { querySource } from '../sql';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
@@ -95,7 +95,7 @@ export function describeUnusableDatabase(options: UnusableDatabaseOptions): void
         beforeAll(async () => {
           database = await createTestDatabase({ empty: true });
           for (const statement of otherSchema) await querySource(database.source, statement);
-        });
+        }, PROCESS_START_MS);
         afterAll(() => database.drop());
 
         it('is refused in one line naming it, and left as it was', async () => {
@@ -126,7 +126,7 @@ export function describeUnusableDatabase(options: UnusableDatabaseOptions): void
         const pglite = new PGlite(dataDir);
         for (const statement of otherSchema) await pglite.exec(statement);
         await pglite.close();
-      });
+      }, PROCESS_START_MS);
       afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
       it('is refused in one line naming the folder', async () => {
