@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { connectPrisma } from '../../src/db/database';
 import { bigParentSlug, deepProjects, seedProjects, type TreeShape } from '../../bench/seed';
 import { bearer, useProjectService, testAuthConfig, ADMIN_PRINCIPAL } from '../app';
 
@@ -142,4 +143,14 @@ describe('the hot paths on a seeded database', () => {
       expect(explained).toBeGreaterThan(10);
       expect(offenders).toEqual([]);
     }));
+
+  it("are planned without JIT compilation on the service's connections", async () => {
+    // JIT compiled the plan of a deep page with its count for longer than the page then ran.
+    const database = connectPrisma(service.database);
+    try {
+      expect(await database.prisma.$queryRaw`SELECT current_setting('jit') AS jit`).toEqual([{ jit: 'off' }]);
+    } finally {
+      await database.close();
+    }
+  });
 });
