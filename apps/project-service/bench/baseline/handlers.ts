@@ -442,8 +442,7 @@ export function createBaseline(options: BaselineOptions) {
   }
 
   async function list(request: BaselineRequest, caller: Caller, search: URLSearchParams) {
-    const visible = visibleToCaller(caller);
-    const conditions = [visible.condition];
+    const conditions = [visibleToCaller(caller)];
     const parent = search.get('parent_uid');
     if (parent) conditions.push(Prisma.sql`p.parent_uid = ${parent.toLowerCase()}::uuid`);
     const pageSizeText = search.get('page_size');
@@ -452,11 +451,9 @@ export function createBaseline(options: BaselineOptions) {
     const pageSize = pageSizeText === null ? 100 : Number(pageSizeText);
     if (token) {
       const [name, uid] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as [string, string];
-      conditions.push(
-        Prisma.sql`(p.name COLLATE "C" > ${name} COLLATE "C" OR (p.name = ${name} AND p.uid > ${uid}::uuid))`,
-      );
+      conditions.push(Prisma.sql`(p.name COLLATE "C", p.uid) > (${name} COLLATE "C", ${uid}::uuid)`);
     }
-    const rows = await run<ProjectRow>(Prisma.sql`${visible.withGranted}
+    const rows = await run<ProjectRow>(Prisma.sql`
       SELECT ${PROJECT_COLUMNS}, ${MEMBERS_OF_P} FROM projects p
       WHERE ${Prisma.join(conditions, ' AND ')}
       ORDER BY p.name COLLATE "C", p.uid ${paged ? Prisma.sql`LIMIT ${pageSize + 1}` : Prisma.empty}`);

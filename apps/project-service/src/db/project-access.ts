@@ -76,21 +76,24 @@ export async function membershipAlongChain(
 }
 
 /**
- * accessOf().view as SQL over `projects p`: an admin views everything; anyone else a public
- * project, or one in `granted`, the projects where the caller is a writer or auditor and all
- * their descendants (roles flow down). Returns the WITH clause and the WHERE condition.
+ * accessOf().view as SQL over `projects p`, as a condition on each row: an admin views everything;
+ * anyone else a public project, or one on whose ancestor chain (itself included) the caller is a
+ * writer or auditor (roles flow down). The chain is walked up from each row the list's scan
+ * reaches, a few index lookups per level, so a page costs the same at any size of tree: the
+ * earlier form gathered every project below the caller's roles first, which at 200,000 projects
+ * was 40,000 rows for each page of a writer of one top-level project (270 ms).
  */
-export function visibleToCaller(caller: Caller): { withGranted: Prisma.Sql; condition: Prisma.Sql } {
-  return {
-    withGranted: Prisma.sql`
-      WITH RECURSIVE granted AS (
-        SELECT project_uid AS uid FROM project_members
-        WHERE username = ${caller.principal} AND role IN ('writer', 'auditor')
-        UNION
-        SELECT child.uid FROM projects child JOIN granted g ON child.parent_uid = g.uid
-      )`,
-    condition: caller.isAdmin
-      ? Prisma.sql`TRUE`
-      : Prisma.sql`(p.public OR p.uid IN (SELECT uid FROM granted))`,
-  };
+export function visibleToCaller(caller: Caller): Prisma.Sql {
+  if (caller.isAdmin) return Prisma.sql`TRUE`;
+  return Prisma.sql`(p.public OR EXISTS (
+      WITH RECURSIVE up(uid, parent_uid, depth) AS (
+        SELECT p.uid, p.parent_uid, 0
+        UNION ALL
+        SELECT a.uid, a.parent_uid, up.depth + 1
+        FROM projects a JOIN up ON a.uid = up.parent_uid
+        WHERE up.depth < ${MAX_DEPTH}
+      )
+      SELECT 1 FROM up JOIN project_members m ON m.project_uid = up.uid
+      WHERE m.username = ${caller.principal} AND m.role IN ('writer', 'auditor')
+    ))`;
 }

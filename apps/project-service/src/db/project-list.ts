@@ -13,8 +13,7 @@ export async function visibleKeysIn(
   cursor: ListCursor | undefined,
   limit: number,
 ): Promise<ListCursor[]> {
-  const visible = visibleToCaller(caller);
-  const conditions: Prisma.Sql[] = [visible.condition];
+  const conditions: Prisma.Sql[] = [visibleToCaller(caller)];
   if (filter.parentUid !== undefined) conditions.push(Prisma.sql`p.parent_uid = ${filter.parentUid}::uuid`);
   if (filter.slug !== undefined) conditions.push(Prisma.sql`p.slug = ${filter.slug}`);
   if (filter.stage !== undefined) conditions.push(Prisma.sql`p.stage = ${filter.stage}`);
@@ -30,7 +29,6 @@ export async function visibleKeysIn(
     );
   }
   return client.$queryRaw<ListCursor[]>`
-    ${visible.withGranted}
     SELECT p.name, p.uid::text AS uid FROM projects p
     WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY p.name COLLATE "C", p.uid
