@@ -66,7 +66,7 @@ export async function seedProjects(client: Client, shape: TreeShape = BENCH_TREE
     const parent =
       level === 1
         ? '0'
-        : `${parentOffset} + 1 + CASE WHEN j < ${big} THEN 0 ELSE (j - ${big}) * ${parents} / ${Math.max(1, size - big)} END`;
+        : `${parentOffset} + 1 + CASE WHEN j < ${big} THEN 0 ELSE ((j - ${big})::bigint * ${parents} / ${Math.max(1, size - big)})::int END`;
     await client.query(
       `INSERT INTO plan SELECT ${offset} + 1 + j, ${level}, ${parent} FROM generate_series(0, ${size - 1}) AS j`,
     );

@@ -38,3 +38,11 @@ export { runLoad } from './load';
 export type { LoadMode, LoadResult, LoadSpec, LoadTarget } from './load-spec';
 export { summarize } from './cpu-profile-summary';
 export { freePort } from '../ports';
+export {
+  benchAtScales,
+  scaleTable,
+  type Scale,
+  type ScaleBench,
+  type ScaleMeasurement,
+  type ScaleProbe,
+} from './scales';
