@@ -120,3 +120,4 @@ export {
   describeProcessLogSecrets,
   type ProcessLogSecretsOptions,
 } from './suites/log-secrets';
+export { sequentialScans, type RanStatement, type SequentialScan } from './query-plans';

@@ -1,3 +1,4 @@
+import { sequentialScans } from '@repo/testing';
 import { Client } from 'pg';
 import { connectPrisma } from '../../src/db/database';
 import { bigParentSlug, deepProjects, seedProjects, type TreeShape } from '../../bench/seed';
@@ -37,22 +38,6 @@ async function withDatabase<T>(task: (client: Client) => Promise<T>): Promise<T>
 }
 
 beforeAll(() => withDatabase((client) => seedProjects(client, SHAPE)), 120_000);
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function seqScans(node: PlanNode): string[] {
-  const own =
-    node['Node Type'] === 'Seq Scan' && GROWING_TABLES.has(node['Relation Name'] ?? '')
-      ? [node['Relation Name']!]
-      : [];
-  return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
-}
-
-const explainable = (sql: string) => /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(sql);
 
 describe('the hot paths on a seeded database', () => {
   it('read no growing table by a sequential scan', () =>
@@ -127,21 +112,14 @@ describe('the hot paths on a seeded database', () => {
       await request.delete(`/projects/${created.body.uid}`).set('Authorization', alice).expect(204);
       recording = false;
 
-      const offenders: { sql: string; tables: string[] }[] = [];
-      let explained = 0;
-      for (const [sql, params] of statements) {
-        if (!explainable(sql)) continue;
-        const { rows: plans } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `EXPLAIN (FORMAT JSON) ${sql}`,
-          JSON.parse(params) as unknown[],
-        );
-        explained += 1;
-        const tables = seqScans(plans[0]!['QUERY PLAN'][0].Plan);
-        if (tables.length > 0) offenders.push({ sql: sql.replace(/\s+/g, ' ').slice(0, 400), tables });
-      }
+      const { explained, scans } = await sequentialScans(
+        service.database,
+        [...statements].map(([sql, params]) => ({ sql, params })),
+        GROWING_TABLES,
+      );
       // The requests above ran statements of every kind (reads, lists, writes); each was explained.
       expect(explained).toBeGreaterThan(10);
-      expect(offenders).toEqual([]);
+      expect(scans).toEqual([]);
     }));
 
   it("are planned without JIT compilation on the service's connections", async () => {
