@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@repo/testing/bench';
-import { startS3Server, type S3TestServer } from '../test/s3-server';
+import { startS3Server, type S3TestServer, s3Environment } from '../test/s3-server';
 
 // pnpm run bench: a 200 MiB attachment uploaded and downloaded back through the API, on the disk
 // and the S3 backend (a local s3rver), against `cp` of the same file on the same disk, with the
@@ -315,22 +315,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     rows.push(await measure('disk', { ATTACHMENT_STORAGE: 'disk' }, file, path.join(work, 'disk-data')));
     s3 = await startS3Server('bench-attachments');
-    rows.push(
-      await measure(
-        's3 (s3rver)',
-        {
-          ATTACHMENT_STORAGE: 's3',
-          S3_ENDPOINT: s3.endpoint,
-          S3_BUCKET: s3.bucket,
-          S3_REGION: s3.region,
-          S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-          S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-          S3_FORCE_PATH_STYLE: 'true',
-        },
-        file,
-        path.join(work, 's3-data'),
-      ),
-    );
+    rows.push(await measure('s3 (s3rver)', s3Environment(s3), file, path.join(work, 's3-data')));
 
     const fixed = (value: number) => value.toFixed(1);
     console.log(

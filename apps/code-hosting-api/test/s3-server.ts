@@ -78,3 +78,16 @@ async function stopChild(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/** The service's variables for attachments in this server's bucket (ATTACHMENT_STORAGE=s3). */
+export function s3Environment(server: S3TestServer): Record<string, string> {
+  return {
+    ATTACHMENT_STORAGE: 's3',
+    S3_ENDPOINT: server.endpoint,
+    S3_BUCKET: server.bucket,
+    S3_REGION: server.region,
+    S3_ACCESS_KEY_ID: server.credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}

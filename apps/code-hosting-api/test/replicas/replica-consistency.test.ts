@@ -11,7 +11,7 @@ import supertest from 'supertest';
 import { api, auth, basic, createOrg, createToken, createUser, uniqueName } from '../actors';
 import { siteAdmin } from '../app';
 import { downloadPath, issueFixture, pngBytes, uploaded } from '../attachment-fixtures';
-import { startS3Server, type S3TestServer } from '../s3-server';
+import { s3Environment, startS3Server, type S3TestServer } from '../s3-server';
 
 // What only several replicas can break: two processes of the built service on one PostgreSQL
 // database and one S3 bucket, each request of a case sent to the replica the case names. Nothing a
@@ -51,13 +51,7 @@ beforeAll(async () => {
     count: 2,
     env: {
       ...environment(),
-      ATTACHMENT_STORAGE: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_BUCKET: s3.bucket,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...s3Environment(s3),
     },
   });
 }, 120_000);

@@ -16,10 +16,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from 'pg';
-import { freePort } from '../ports';
 import { withClient } from '../database-template';
 import { createThrowawayDatabase, dropDatabase } from './postgres';
-import { median, startServer, type ServerProcess } from './processes';
+import { median, startAppServer, type ServerProcess } from './processes';
 import { commit, machine, type BenchResults, type Measurement, type VariantSection } from './report';
 import { runScenarios, selected, settingsFromEnvironment, type RoundSettings, type Scenario } from './rounds';
 
@@ -60,32 +59,19 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
   const settings = settingsFromEnvironment();
   const profile = process.env.BENCH_CPU_PROF === '1';
   const profileDir = path.join(bench.appDir, 'bench', 'results', 'profiles');
-  const start = async (
+  const start = (
     name: 'service' | 'baseline',
     databaseUrl: string,
     args: string[],
     extra: NodeJS.ProcessEnv = {},
-  ) => {
-    const port = await freePort();
-    return startServer({
+  ) =>
+    startAppServer({
       name,
-      command: process.execPath,
+      appDir: bench.appDir,
       args,
-      cwd: bench.appDir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl,
-        ...bench.environment,
-        ...extra,
-      },
-      port,
-      readyPath: '/readyz',
+      databaseUrl,
+      environment: { ...bench.environment, ...extra },
     });
-  };
   const startService = (databaseUrl: string, withProfile = false, extra: NodeJS.ProcessEnv = {}) =>
     start(
       'service',

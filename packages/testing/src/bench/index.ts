@@ -10,7 +10,14 @@ export {
 } from './baseline-server';
 export { createThrowawayDatabase, dropDatabase, databaseUrl, SERVER_URL } from './postgres';
 export { urlOfDatabase, withClient } from '../database-template';
-export { median, startServer, type ServerProcess, type StartOptions } from './processes';
+export {
+  median,
+  startAppServer,
+  startServer,
+  type AppServerOptions,
+  type ServerProcess,
+  type StartOptions,
+} from './processes';
 export {
   commit,
   compareResults,

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { freePort } from '../ports';
 
 export interface ServerProcess {
   readonly name: string;
@@ -97,6 +98,41 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
         child.kill('SIGTERM');
       }),
   };
+}
+
+export interface AppServerOptions {
+  name: string;
+  /** The app's folder: the process runs there. */
+  appDir: string;
+  /** Node's arguments (the script and any flags). */
+  args: string[];
+  databaseUrl: string;
+  /** The app's own variables (PORT, DATABASE_URL, NODE_ENV=production and LOG_LEVEL=warn are set here). */
+  environment: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** A bench server of an app (the service or its baseline) on a free port, ready at /readyz. */
+export async function startAppServer(options: AppServerOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name: options.name,
+    command: process.execPath,
+    args: options.args,
+    cwd: options.appDir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      ...options.environment,
+    },
+    port,
+    readyPath: '/readyz',
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
 }
 
 export function median(values: number[]): number {

@@ -18,11 +18,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { withClient } from '../database-template';
-import { freePort } from '../ports';
 import { runLoad } from './load';
 import type { LoadMode, LoadResult, LoadSpec } from './load-spec';
 import { createThrowawayDatabase, dropDatabase } from './postgres';
-import { startServer, type ServerProcess } from './processes';
+import { startAppServer, type ServerProcess } from './processes';
 import { commit, machine } from './report';
 import { selected } from './rounds';
 
@@ -77,27 +76,15 @@ const DEFAULT_TARGET = 1.5;
 
 async function runSize<Seeded>(bench: ScaleBench<Seeded>, scale: Scale<Seeded>): Promise<SizeResult> {
   const database = await createThrowawayDatabase(`scale_${bench.app.replaceAll('-', '_')}`);
-  const start = async () => {
-    const port = await freePort();
-    return startServer({
+  const start = () =>
+    startAppServer({
       name: 'service',
-      command: process.execPath,
+      appDir: bench.appDir,
       args: ['dist/main.js'],
-      cwd: bench.appDir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATABASE_URL: database.url,
-        ...bench.environment,
-      },
-      port,
-      readyPath: '/readyz',
+      databaseUrl: database.url,
+      environment: bench.environment,
       timeoutMs: 120_000,
     });
-  };
   try {
     await (await start()).stop();
     console.log(`${scale.label}: seeding ${scale.description}`);
