@@ -113,6 +113,61 @@ describe('attempts that race', () => {
   });
 });
 
+/** 'pending' while `promise` has not settled within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<'settled' | 'pending'> {
+  const settled = promise.then(
+    () => 'settled' as const,
+    () => 'settled' as const,
+  );
+  return Promise.race([
+    settled,
+    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms)),
+  ]);
+}
+
+describe('a refusal started by attempts in flight', () => {
+  it('holds the next attempt until one of them succeeds, then lets it through', async () => {
+    const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings);
+    const inFlight = [];
+    for (let i = 0; i < settings.pairFailures; i += 1)
+      inFlight.push(await throttle.attempt('carol', '203.0.113.9'));
+    const next = throttle.attempt('carol', '203.0.113.9');
+    expect(await settledWithin(next, 150)).toBe('pending');
+    await inFlight[1]!.succeeded();
+    await (await next).succeeded();
+    expect(await trustedPairs()).toEqual(['carol 203.0.113.9']);
+  });
+
+  it('refuses the held attempts once the attempt that started the refusal fails', async () => {
+    const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings);
+    const inFlight = [];
+    for (let i = 0; i < settings.pairFailures; i += 1)
+      inFlight.push(await throttle.attempt('dave', '203.0.113.10'));
+    const held = Array.from({ length: 5 }, () => throttle.attempt('dave', '203.0.113.10'));
+    // An earlier attempt's failure settles nothing: the last one counted may still succeed.
+    await inFlight[0]!.failed();
+    expect(await settledWithin(Promise.any(held), 150)).toBe('pending');
+    await inFlight[settings.pairFailures - 1]!.failed();
+    const outcomes = await Promise.allSettled(held);
+    expect(
+      outcomes.map(
+        (outcome) => outcome.status === 'rejected' && (outcome.reason as { status: number }).status,
+      ),
+    ).toEqual(Array(5).fill(429));
+    const pair = (await counters()).find((row) => row.kind === 'pair');
+    expect(pair).toEqual({ kind: 'pair', key: 'dave\n203.0.113.10', failures: 3, blocked: true });
+  });
+
+  it('refuses at once when the refusal is a real one', async () => {
+    const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings);
+    for (let i = 0; i < settings.pairFailures; i += 1)
+      await (await throttle.attempt('erin', '203.0.113.11')).failed();
+    const started = Date.now();
+    await expect(throttle.attempt('erin', '203.0.113.11')).rejects.toMatchObject({ status: 429 });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
 describe('the tables stay bounded', () => {
   it('deletes the counters that start over anyway, and trusted pairs past 30 days; keeps the rest', async () => {
     await database.prisma.$executeRaw`

@@ -2,9 +2,11 @@ import {
   COUNTER_KINDS,
   type CounterKind,
   type CounterSettlement,
+  type CounterState,
   type FailureCounting,
   type LoginKeys,
   type LoginThrottleStore,
+  type Refusal,
 } from '../domain/login-throttle-store';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { prepared } from './prepared-statements';
@@ -53,18 +55,24 @@ function blockedUntil(failures: Prisma.Sql, limit: Prisma.Sql, counting: Failure
 const WAIT_MS = Prisma.sql`(CASE WHEN f.blocked_until > now()
   THEN EXTRACT(EPOCH FROM f.blocked_until - now()) * 1000 ELSE 0 END)::float8`;
 
+/** Whether the counter row `f` refuses because of an attempt counted ahead and not failed yet. */
+const REFUSES_AHEAD = Prisma.sql`coalesce(f.blocked_until > now() AND f.blocked_ahead, false)`;
+
 /**
  * INSERT … ON CONFLICT that counts one failure on each counter row of `source` (columns kind, key,
  * lim): a new counter starts at 1; one whose window passed and that refuses nothing starts over
  * at 1; past its limit it refuses for base · 2^(failures − limit) seconds, at most the maximum.
- * With `onlyUnblocked`, a counter that refuses (as committed when its row is locked) is left as it is.
+ * `ahead`: the attempt is counted ahead of its password check; a counter that refuses (as committed
+ * when its row is locked) is left as it is, and a refusal this count starts is marked blocked_ahead.
+ * Otherwise the failure is a real one, and every refusal of these counters is real from now on.
  */
-function countFailure(source: Prisma.Sql, counting: FailureCounting, onlyUnblocked: boolean): Prisma.Sql {
+function countFailure(source: Prisma.Sql, counting: FailureCounting, ahead: boolean): Prisma.Sql {
   const limit = limitOf(Prisma.sql`f.kind`, counting);
   const expired = Prisma.sql`((f.blocked_until IS NULL OR f.blocked_until <= now()) AND f.last_failure_at < ${windowStart(counting)})`;
   const failures = Prisma.sql`(CASE WHEN ${expired} THEN 1 ELSE f.failures + 1 END)`;
-  return Prisma.sql`INSERT INTO login_failures AS f (kind, key, failures, last_failure_at, blocked_until)
-    SELECT s.kind, s.key, 1, now(), ${blockedUntil(Prisma.sql`1`, Prisma.sql`s.lim`, counting)}
+  return Prisma.sql`INSERT INTO login_failures AS f (kind, key, failures, last_failure_at, blocked_until, blocked_ahead)
+    SELECT s.kind, s.key, 1, now(), ${blockedUntil(Prisma.sql`1`, Prisma.sql`s.lim`, counting)},
+      ${ahead}::boolean AND 1 >= s.lim
     FROM ${source} s
     ORDER BY s.kind
     ON CONFLICT (kind, key) DO UPDATE SET
@@ -73,15 +81,18 @@ function countFailure(source: Prisma.Sql, counting: FailureCounting, onlyUnblock
       blocked_until = CASE
         WHEN ${failures} >= ${limit} THEN ${blockedUntil(failures, limit, counting)}
         WHEN ${expired} THEN NULL
-        ELSE f.blocked_until END
-    ${onlyUnblocked ? Prisma.sql`WHERE f.blocked_until IS NULL OR f.blocked_until <= now()` : Prisma.empty}`;
+        ELSE f.blocked_until END,
+      blocked_ahead = ${ahead}::boolean AND ${failures} >= ${limit}
+    ${ahead ? Prisma.sql`WHERE f.blocked_until IS NULL OR f.blocked_until <= now()` : Prisma.empty}`;
 }
 
 interface AttemptRow {
   kind: CounterKind;
   waitMs: number;
+  refusesAhead: boolean;
   failures: number;
   counted: boolean;
+  blockedByThis: boolean;
   trustedForMs: number | null;
 }
 
@@ -95,7 +106,7 @@ export function loginThrottleStore(prisma: PrismaClient): LoginThrottleStore {
           'login_attempt',
           Prisma.sql`
         WITH counters AS MATERIALIZED (
-          SELECT v.kind, v.key, v.lim, ${WAIT_MS} AS wait_ms,
+          SELECT v.kind, v.key, v.lim, ${WAIT_MS} AS wait_ms, ${REFUSES_AHEAD} AS refuses_ahead,
             CASE WHEN f.blocked_until > now() OR f.last_failure_at >= ${windowStart(counting)}
               THEN f.failures ELSE 0 END AS failures
           FROM (VALUES ${counterRows(keys, counting)}) AS v (kind, key, lim)
@@ -113,17 +124,18 @@ export function loginThrottleStore(prisma: PrismaClient): LoginThrottleStore {
             counting,
             true,
           )}
-          RETURNING f.kind
+          RETURNING f.kind, f.blocked_ahead
         )
-        SELECT c.kind, c.wait_ms AS "waitMs", c.failures,
+        SELECT c.kind, c.wait_ms AS "waitMs", c.refuses_ahead AS "refusesAhead", c.failures,
           EXISTS (SELECT FROM counted x WHERE x.kind = c.kind) AS counted,
+          EXISTS (SELECT FROM counted x WHERE x.kind = c.kind AND x.blocked_ahead) AS "blockedByThis",
           (SELECT trusted_for_ms FROM trust) AS "trustedForMs"
         FROM counters c`,
         ),
       );
       const counters = Object.fromEntries(
-        rows.map((row) => [row.kind, { failures: row.failures, waitMs: row.waitMs, counted: row.counted }]),
-      ) as Record<CounterKind, { failures: number; waitMs: number; counted: boolean }>;
+        rows.map(({ kind, trustedForMs: _trust, ...counter }) => [kind, counter]),
+      ) as Record<CounterKind, CounterState>;
       return { counters, trustedForMs: rows[0]?.trustedForMs ?? undefined };
     },
 
@@ -140,9 +152,38 @@ export function loginThrottleStore(prisma: PrismaClient): LoginThrottleStore {
       );
     },
 
+    async confirmLoginFailure(keys, kinds) {
+      // The rows locked in COUNTER_KINDS order, as every statement here does.
+      await prisma.$executeRaw(
+        prepared(
+          'login_confirm',
+          Prisma.sql`
+        UPDATE login_failures AS f SET blocked_ahead = false
+        FROM (
+          SELECT l.kind, l.key FROM login_failures l
+          JOIN (VALUES ${Prisma.join(
+            COUNTER_KINDS.map(
+              (kind) => Prisma.sql`(${kind}::text, ${keys[kind]}::text, ${kinds.includes(kind)}::boolean)`,
+            ),
+          )}) AS v (kind, key, confirm) ON v.confirm AND l.kind = v.kind AND l.key = v.key
+          WHERE l.blocked_ahead
+          ORDER BY l.kind
+          FOR UPDATE OF l
+        ) AS c
+        WHERE f.kind = c.kind AND f.key = c.key`,
+        ),
+      );
+    },
+
     async settleLoginAttempt(keys, counting, settlements, trust) {
       const settlement = (kind: CounterKind) => Prisma.sql`${settlements[kind]}::text`;
-      const rows = await prisma.$queryRaw<{ kind: CounterKind; waitMs: number }[]>(
+      // Whether the conflicting row `f` is one to take a failure back from (else to start over).
+      const undoing = Prisma.sql`${byKind(Prisma.sql`f.kind`, {
+        account: settlement('account'),
+        address: settlement('address'),
+        pair: settlement('pair'),
+      })} = 'undo'`;
+      const rows = await prisma.$queryRaw<({ kind: CounterKind } & Refusal)[]>(
         prepared(
           'login_settle',
           Prisma.sql`
@@ -158,17 +199,10 @@ export function loginThrottleStore(prisma: PrismaClient): LoginThrottleStore {
             AND EXISTS (SELECT FROM login_failures e WHERE e.kind = v.kind AND e.key = v.key)
           ORDER BY v.kind
           ON CONFLICT (kind, key) DO UPDATE SET
-            failures = CASE WHEN ${byKind(Prisma.sql`f.kind`, {
-              account: settlement('account'),
-              address: settlement('address'),
-              pair: settlement('pair'),
-            })} = 'undo' THEN GREATEST(f.failures - 1, 0) ELSE 0 END,
-            blocked_until = CASE WHEN ${byKind(Prisma.sql`f.kind`, {
-              account: settlement('account'),
-              address: settlement('address'),
-              pair: settlement('pair'),
-            })} = 'undo' AND f.failures - 1 >= ${limitOf(Prisma.sql`f.kind`, counting)}
-              THEN f.blocked_until END
+            failures = CASE WHEN ${undoing} THEN GREATEST(f.failures - 1, 0) ELSE 0 END,
+            blocked_until = CASE WHEN ${undoing} AND f.failures - 1 >= ${limitOf(Prisma.sql`f.kind`, counting)}
+              THEN f.blocked_until END,
+            blocked_ahead = ${undoing} AND f.blocked_ahead
           RETURNING f.kind
         ), trusted AS (
           -- After the counters (it reads their result): every statement locks them first.
@@ -178,12 +212,15 @@ export function loginThrottleStore(prisma: PrismaClient): LoginThrottleStore {
           WHERE ${trust}::boolean
           ON CONFLICT (account, address) DO UPDATE SET trusted_at = EXCLUDED.trusted_at
         )
-        SELECT v.kind, ${WAIT_MS} AS "waitMs"
+        SELECT v.kind, ${WAIT_MS} AS "waitMs", ${REFUSES_AHEAD} AS "refusesAhead"
         FROM (VALUES ${counterRows(keys, counting)}) AS v (kind, key, lim)
         LEFT JOIN login_failures f ON f.kind = v.kind AND f.key = v.key`,
         ),
       );
-      return Object.fromEntries(rows.map((row) => [row.kind, row.waitMs])) as Record<CounterKind, number>;
+      return Object.fromEntries(rows.map(({ kind, ...refusal }) => [kind, refusal])) as Record<
+        CounterKind,
+        Refusal
+      >;
     },
 
     async deleteStaleLoginState(counting, trustedForSeconds, maxEntries) {

@@ -26,7 +26,17 @@ export interface CounterState {
   waitMs: number;
   /** Whether the statement counted this attempt on it ahead of the password check. */
   counted: boolean;
+  /**
+   * Whether its refusal comes from an attempt counted ahead whose password check has not failed
+   * yet (the attempt that made it refuse may still succeed, which clears it).
+   */
+  refusesAhead: boolean;
+  /** Whether this attempt's count ahead made it refuse (its failure must confirm the refusal). */
+  blockedByThis: boolean;
 }
+
+/** A counter's refusal: how long it lasts still, and whether it comes from a count ahead (CounterState). */
+export type Refusal = Pick<CounterState, 'waitMs' | 'refusesAhead'>;
 
 export interface AttemptState {
   counters: Record<CounterKind, CounterState>;
@@ -57,15 +67,20 @@ export interface LoginThrottleStore {
   /** Counts a failure on each counted kind (refusing or not). */
   recordLoginFailure(keys: LoginKeys, counting: FailureCounting): Promise<void>;
   /**
+   * The attempt whose count ahead made the `kinds` refuse failed its password check: their
+   * refusals are real from now on (no longer `refusesAhead`).
+   */
+  confirmLoginFailure(keys: LoginKeys, kinds: CounterKind[]): Promise<void>;
+  /**
    * Applies `settlements` to the counters that exist and, with `trust`, marks the pair trusted from
-   * now; returns each counter's remaining refusal as the statement found it (0 when none).
+   * now; returns each counter's remaining refusal as the statement found it (waitMs 0 when none).
    */
   settleLoginAttempt(
     keys: LoginKeys,
     counting: FailureCounting,
     settlements: Record<CounterKind, CounterSettlement>,
     trust: boolean,
-  ): Promise<Record<CounterKind, number>>;
+  ): Promise<Record<CounterKind, Refusal>>;
   /**
    * Deletes the counters that start over anyway (their window passed, and they block nothing), the
    * trusted pairs older than `trustedForSeconds`, and past `maxEntries` per counter kind (and of

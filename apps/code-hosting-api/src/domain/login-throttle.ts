@@ -6,6 +6,7 @@ import {
   type FailureCounting,
   type LoginKeys,
   type LoginThrottleStore,
+  type Refusal,
 } from './login-throttle-store';
 
 /**
@@ -27,13 +28,19 @@ import {
  * and a success takes it back: otherwise parallel guesses would all pass the check before the
  * first failure is recorded. Reading the counters and counting ahead are one statement, each
  * counter counted only while it does not refuse: when a parallel attempt made one refuse between
- * the read and the count, this attempt is refused too and what it counted is taken back. A pair
- * that logged in before (within 30 days of its last success) counts only its real failures, so a
- * client sending many Basic-auth requests at once with the right password is never refused.
+ * the read and the count, what this attempt counted is taken back. A refusal that comes from an
+ * attempt counted ahead is not final while that attempt's password check runs: attempts meeting it
+ * wait (up to two seconds) and look again; the first success clears it, and the failure of the
+ * attempt that made it refuse confirms it (429 for those waiting). So a client sending many
+ * Basic-auth requests at once with the right password is never refused, from a new address too,
+ * while parallel guesses still get no more than the limit checked. A pair that logged in before
+ * (within 30 days of its last success) counts only its real failures.
  *
  * Statements per password login: one before the password check (two when a parallel attempt won
- * the race above), then one after a success (none for a pair trusted within the last minute with
- * nothing to clear: its trust is renewed at most once a minute) or after a trusted pair's failure.
+ * the race above, and one more each time an attempt looks again), then one after a success (none
+ * for a pair trusted within the last minute with nothing to clear: its trust is renewed at most
+ * once a minute), after a trusted pair's failure, or after the failure of an attempt whose count
+ * ahead made a counter refuse.
  * Every 100th write of a process also deletes the stale rows (deleteStaleLoginState), which keeps
  * the tables at about LOGIN_THROTTLE_MAX_ENTRIES rows per counter kind at most.
  */
@@ -71,6 +78,14 @@ const trustedForSeconds = 30 * 24 * 3600;
 
 /** A trusted pair's success with nothing to clear renews its trust only when it is older than this. */
 const trustRenewalMs = 60_000;
+
+/**
+ * How long an attempt waits for the attempts in flight that fill a counter (a password check takes
+ * milliseconds), looking again after 20, 40, 80, then every 160 ms.
+ */
+const inFlightWaitMs = 2000;
+const firstPauseMs = 20;
+const maxPauseMs = 160;
 
 /** The stale rows are deleted after every this many writes of a process. */
 const cleanupEvery = 100;
@@ -114,37 +129,59 @@ export class LoginThrottle {
 
   /**
    * Before a password is checked: 429 with Retry-After while any counter refuses; otherwise the
-   * attempt, to be reported `succeeded` or `failed` once the password was checked.
+   * attempt, to be reported `succeeded` or `failed` once the password was checked. A refusal that
+   * comes only from attempts counted ahead and still in flight is waited out (up to
+   * `inFlightWaitMs`): the first of them to succeed clears it, the first to fail confirms it.
    */
   async attempt(username: string, address: string): Promise<LoginAttempt> {
     const keys = loginKeys(username, address);
+    const waitUntil = Date.now() + inFlightWaitMs;
+    for (let pauseMs = firstPauseMs; ; pauseMs = Math.min(2 * pauseMs, maxPauseMs)) {
+      const outcome = await this.tryAttempt(keys);
+      if ('attempt' in outcome) return outcome.attempt;
+      const remainingMs = waitUntil - Date.now();
+      if (!outcome.refusal.refusesAhead || remainingMs <= 0) throw tooManyFailures(outcome.refusal.waitMs);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, remainingMs)));
+    }
+  }
+
+  /** One look at the counters: the attempt, or the refusal that holds now. */
+  private async tryAttempt(keys: LoginKeys): Promise<{ attempt: LoginAttempt } | { refusal: Refusal }> {
     const state = await this.store.beginLoginAttempt(keys, this.counting, trustedForSeconds);
     const trusted = state.trustedForMs !== undefined;
     // A trusted pair meets only its own counter.
     const checked = COUNTER_KINDS.filter(
       (kind) => this.counting.limits[kind] > 0 && (!trusted || kind === 'pair'),
     );
-    const waitMs = Math.max(0, ...checked.map((kind) => state.counters[kind].waitMs));
-    if (waitMs > 0) throw tooManyFailures(waitMs);
+    const refusing = checked.filter((kind) => state.counters[kind].waitMs > 0);
+    if (refusing.length > 0) return { refusal: combined(refusing.map((kind) => state.counters[kind])) };
     const counted = checked.filter((kind) => state.counters[kind].counted);
     if (counted.length > 0) this.wrote();
-    if (!trusted && counted.length < checked.length) await this.lostRace(keys, checked, counted);
+    if (!trusted && counted.length < checked.length)
+      return { refusal: await this.lostRace(keys, checked, counted) };
+    const blockedByThis = counted.filter((kind) => state.counters[kind].blockedByThis);
     return {
-      failed: async () => {
-        // Counted ahead unless trusted.
-        if (!trusted) return;
-        await this.store.recordLoginFailure(keys, this.counting);
-        this.wrote();
-      },
-      succeeded: async () => {
-        if (trusted && this.nothingToSettle(state)) return;
-        await this.store.settleLoginAttempt(
-          keys,
-          this.counting,
-          { account: counted.includes('account') ? 'undo' : 'none', address: 'reset', pair: 'reset' },
-          true,
-        );
-        this.wrote();
+      attempt: {
+        failed: async () => {
+          if (!trusted) {
+            // Counted ahead; the refusal this attempt's count started is now a real one.
+            if (blockedByThis.length === 0) return;
+            await this.store.confirmLoginFailure(keys, blockedByThis);
+          } else {
+            await this.store.recordLoginFailure(keys, this.counting);
+          }
+          this.wrote();
+        },
+        succeeded: async () => {
+          if (trusted && this.nothingToSettle(state)) return;
+          await this.store.settleLoginAttempt(
+            keys,
+            this.counting,
+            { account: counted.includes('account') ? 'undo' : 'none', address: 'reset', pair: 'reset' },
+            true,
+          );
+          this.wrote();
+        },
       },
     };
   }
@@ -158,17 +195,21 @@ export class LoginThrottle {
    * A parallel attempt made a counter refuse between this attempt's read and its count: refused
    * like it, and the failures it counted ahead taken back.
    */
-  private async lostRace(keys: LoginKeys, checked: CounterKind[], counted: CounterKind[]): Promise<never> {
+  private async lostRace(keys: LoginKeys, checked: CounterKind[], counted: CounterKind[]): Promise<Refusal> {
     const undo = (kind: CounterKind) => (counted.includes(kind) ? 'undo' : 'none');
-    const waits = await this.store.settleLoginAttempt(
+    const refusals = await this.store.settleLoginAttempt(
       keys,
       this.counting,
       { account: undo('account'), address: undo('address'), pair: undo('pair') },
       false,
     );
     this.wrote();
-    const refusing = checked.filter((kind) => !counted.includes(kind));
-    throw tooManyFailures(Math.max(1, ...refusing.map((kind) => waits[kind])));
+    const refusal = combined(checked.filter((kind) => !counted.includes(kind)).map((kind) => refusals[kind]));
+    // A counter that no longer refuses (the attempt that made it refuse succeeded meanwhile): look again.
+    return {
+      waitMs: Math.max(1, refusal.waitMs),
+      refusesAhead: refusal.refusesAhead || refusal.waitMs === 0,
+    };
   }
 
   /** A trusted pair's success: nothing to clear, and its trust renewed less than a minute ago. */
@@ -196,6 +237,14 @@ export class LoginThrottle {
       .finally(() => this.inFlight.delete(cleanup));
     this.inFlight.add(cleanup);
   }
+}
+
+/** Several counters' refusals as one: the longest, from a count ahead only when every one is. */
+function combined(refusals: Refusal[]): Refusal {
+  return {
+    waitMs: Math.max(0, ...refusals.map((refusal) => refusal.waitMs)),
+    refusesAhead: refusals.every((refusal) => refusal.refusesAhead),
+  };
 }
 
 function tooManyFailures(waitMs: number) {
