@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { capturedLogLines, describeMetricsAccess, metricSample, scrapeMetrics } from '@repo/testing';
 import { countAttachmentBytes, countingStream } from '../src/http/attachment-metrics';
 import { adminAuthorization, api, auth, createOrg, createUser } from './actors';
@@ -15,7 +16,9 @@ describe('GET /metrics', () => {
     const alice = await createUser(service, 'metrics-alice');
     const org = await createOrg(service, alice);
     await service.request.get(`${api}/orgs/${org.name}`).expect(200);
-    await service.request.get(`${api}/orgs/no-such-org-4711`).expect(404);
+    // A name no metric's value can hold by chance (a number such as 4711 could match a heap size).
+    const missing = `no-such-org-${randomUUID()}`;
+    await service.request.get(`${api}/orgs/${missing}`).expect(404);
     const text = await scrapeMetrics(service);
     expect(
       metricSample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/orgs/:org', status: '200' }),
@@ -28,7 +31,7 @@ describe('GET /metrics', () => {
       metricSample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/orgs' }),
     ).toBe(1);
     expect(text).not.toContain(org.name);
-    expect(text).not.toContain('4711');
+    expect(text).not.toContain(missing);
   });
 
   it('shows database query latency, process metrics and the attachment byte counters', async () => {
