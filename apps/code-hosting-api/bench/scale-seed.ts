@@ -172,6 +172,11 @@ export function scaleOrgVisibility(o: number): 'public' | 'limited' | 'private' 
   return o % 10 < 7 ? 'public' : o % 10 < 9 ? 'limited' : 'private';
 }
 
+/** Whether repository r of organization o is private: every one of a private organization, one in five of the rest. */
+export function scaleRepositoryPrivate(o: number, r: number): boolean {
+  return scaleOrgVisibility(o) === 'private' || (o + r) % 5 === 0;
+}
+
 /** The 40-hex secret of user i's token (users 1 … shape.tokens have one; SCALE_CALLER's has every scope). */
 export function scaleTokenSecret(i: number): string {
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
@@ -189,7 +194,7 @@ const repositoryNameSql = (o: string, r: string) =>
   `${sqlArray(REPOSITORY_NAMES)}[1 + (${o} + ${r}) % ${REPOSITORY_NAMES.length}] || CASE WHEN ${r} > ${REPOSITORY_NAMES.length} THEN '-' || ${r} ELSE '' END`;
 const orgVisibilitySql = (o: string) =>
   `CASE WHEN ${o} % 10 < 7 THEN 'public' WHEN ${o} % 10 < 9 THEN 'limited' ELSE 'private' END`;
-/** Repository r of organization o is private: every one of a private organization, one in five of the rest. */
+/** scaleRepositoryPrivate's SQL. */
 const repositoryPrivateSql = (o: string, r: string) => `(${o} % 10 = 9 OR (${o} + ${r}) % 5 = 0)`;
 const uuidSql = (seed: string) =>
   `overlay(overlay(md5(${seed}) placing '4' from 13) placing '8' from 17)::uuid`;

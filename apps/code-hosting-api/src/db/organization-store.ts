@@ -1,7 +1,8 @@
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { renameAccountRow, updateAccountRow } from './account-store';
 import { writeRecorded, type ChangeLog } from './change-log';
+import { prepared } from './prepared-statements';
 import { toAccount, toTeam } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
 
@@ -34,6 +35,33 @@ function organizationCondition({ visibleTo, withMember }: OrganizationFilter): P
     type: 'organization',
     AND: [{ OR: visible }, ...(withMember === undefined ? [] : [withTeamMember(withMember)])],
   };
+}
+
+/**
+ * How many organizations the filter selects (every list's X-Total-Count). Those visible to all under
+ * the scope are counted from the index on (type, visibility) alone; the member's private ones from
+ * its memberships. One condition with the membership test under an OR made PostgreSQL read every
+ * organization's row: 5 ms at 10,000 organizations, most of a first page's time.
+ */
+async function countOrganizations(prisma: PrismaClient, filter: OrganizationFilter): Promise<number> {
+  // A member's organizations: few, found from its memberships.
+  if (filter.withMember !== undefined) return prisma.account.count({ where: organizationCondition(filter) });
+  const { visibilities, memberId, memberVisibilities } = filter.visibleTo;
+  const rows = await prisma.$queryRaw<{ total: bigint }[]>(
+    prepared(
+      'organizations_count',
+      Prisma.sql`
+    SELECT (SELECT count(*) FROM accounts
+            WHERE type = 'organization' AND visibility = ANY(${visibilities}::text[]))
+      + (SELECT count(DISTINCT t.org_id) FROM team_members m
+         JOIN teams t ON t.id = m.team_id
+         JOIN accounts o ON o.id = t.org_id
+         WHERE m.account_id = ${memberId === undefined ? null : BigInt(memberId)}::bigint
+           AND o.type = 'organization' AND o.visibility = ANY(${memberVisibilities}::text[])
+           AND NOT o.visibility = ANY(${visibilities}::text[])) AS total`,
+    ),
+  );
+  return Number(rows[0]!.total);
 }
 
 /** Organizations and their teams; `changes` records the organizations' change events (when on). */
@@ -101,7 +129,7 @@ export function organizationStore(prisma: PrismaClient, changes?: ChangeLog): Or
       const where = organizationCondition(filter);
       const [rows, total] = await Promise.all([
         prisma.account.findMany({ where, orderBy: [{ lowerName: 'asc' }], skip: offset, take: limit }),
-        prisma.account.count({ where }),
+        countOrganizations(prisma, filter),
       ]);
       return { items: rows.map(toAccount), total };
     },
