@@ -1,6 +1,7 @@
 import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
 import { Prisma } from '../generated/prisma/client';
+import { prepared } from './prepared-statements';
 
 /**
  * The role model in SQL. Its one TypeScript statement is accessOf() in src/domain/access.ts
@@ -69,9 +70,14 @@ export async function membershipAlongChain(
   uid: string,
   principal: string,
 ): Promise<ChainMembership | undefined> {
-  const rows = await client.$queryRaw<MembershipRow[]>`
+  const rows = await client.$queryRaw<MembershipRow[]>(
+    prepared(
+      'project_membership',
+      Prisma.sql`
     ${membershipCte(uid, principal)}
-    SELECT * FROM membership`;
+    SELECT * FROM membership`,
+    ),
+  );
   return membershipOf(rows[0]);
 }
 

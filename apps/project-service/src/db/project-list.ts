@@ -4,6 +4,7 @@ import { Prisma } from '../generated/prisma/client';
 import { visibleToCaller } from './project-access';
 import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import { projectOf } from './row-mappers';
+import { prepared } from './prepared-statements';
 
 /** The keys (name, uid) of one page of the projects the caller may view, in list order, after `cursor`. */
 export async function visibleKeysIn(
@@ -28,11 +29,17 @@ export async function visibleKeysIn(
       Prisma.sql`(p.name COLLATE "C", p.uid) > (${cursor.name} COLLATE "C", ${cursor.uid}::uuid)`,
     );
   }
-  return client.$queryRaw<ListCursor[]>`
+  // One text per combination of filters (a few dozen at most): prepared once per connection.
+  return client.$queryRaw<ListCursor[]>(
+    prepared(
+      'project_list_page',
+      Prisma.sql`
     SELECT p.name, p.uid::text AS uid FROM projects p
     WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY p.name COLLATE "C", p.uid
-    LIMIT ${limit}`;
+    LIMIT ${limit}`,
+    ),
+  );
 }
 
 /**
@@ -41,11 +48,16 @@ export async function visibleKeysIn(
  */
 export async function projectsByUidIn(client: Prisma.TransactionClient, uids: string[]): Promise<Project[]> {
   if (uids.length === 0) return [];
-  const rows = await client.$queryRaw<ProjectWithMembersRow[]>`
+  const rows = await client.$queryRaw<ProjectWithMembersRow[]>(
+    prepared(
+      'projects_by_uid',
+      Prisma.sql`
     SELECT ${PROJECT_COLUMNS}, ${MEMBERS}
     FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS wanted(uid, position)
     JOIN projects p ON p.uid = wanted.uid
-    ORDER BY wanted.position`;
+    ORDER BY wanted.position`,
+    ),
+  );
   // A row deleted between the two queries is simply left out.
   return rows.map(projectOf);
 }

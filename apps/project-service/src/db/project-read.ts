@@ -3,6 +3,7 @@ import type { Project, ProjectCore } from '../domain/records';
 import { Prisma, type Project as ProjectModel } from '../generated/prisma/client';
 import { membershipCte, membershipOf, type MembershipRow } from './project-access';
 import { projectCoreOf, projectOf, type MemberRow } from './row-mappers';
+import { prepared } from './prepared-statements';
 
 /**
  * The read of one project for a single-resource GET: the caller's memberships along its ancestor
@@ -45,10 +46,16 @@ async function readRow(
   principal: string,
   withMembers: boolean,
 ): Promise<ReadRow | undefined> {
-  const rows = await client.$queryRaw<ReadRow[]>`
+  // Every GET of one project: prepared once per connection (src/db/prepared-statements.ts).
+  const rows = await client.$queryRaw<ReadRow[]>(
+    prepared(
+      withMembers ? 'project_read_with_members' : 'project_read',
+      Prisma.sql`
     ${membershipCte(uid, principal)}
     SELECT a.*, ${PROJECT_COLUMNS}${withMembers ? Prisma.sql`, ${MEMBERS}` : Prisma.empty}
-    FROM membership a LEFT JOIN projects p ON p.uid = ${uid}::uuid`;
+    FROM membership a LEFT JOIN projects p ON p.uid = ${uid}::uuid`,
+    ),
+  );
   return rows[0];
 }
 

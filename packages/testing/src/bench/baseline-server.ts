@@ -1,9 +1,11 @@
 /**
- * The server around an app's baseline handler: node:http and a pg pool, nothing else. An app's
+ * The server around an app's baseline handler: node:http and a pg pool with named statements,
+ * nothing else: the stack's limit for the same work. An app's
  * bench/baseline/server.ts calls serveBaseline; the bench starts it as
  * `node --import tsx bench/baseline/server.ts` with the service's environment (PORT,
  * DATABASE_URL, and what the handler reads), DATABASE_POOL_MAX (10, as the services).
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { Pool } from 'pg';
 
@@ -34,7 +36,21 @@ export function serveBaseline(create: (query: Query) => BaselineHandler, interna
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
   });
-  const handle = create(async (sql, parameters) => (await pool.query(sql, parameters)).rows);
+  // Named (prepared) statements: PostgreSQL parses and plans each text once per connection, then
+  // only executes it. The limit the services are measured against (their hot statements are named
+  // too: each app's src/db/prepared-statements.ts).
+  const names = new Map<string, string>();
+  const nameOf = (sql: string) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = `baseline_${createHash('sha256').update(sql).digest('base64url').slice(0, 16)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+  const handle = create(
+    async (sql, parameters) => (await pool.query({ name: nameOf(sql), text: sql, values: parameters })).rows,
+  );
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
