@@ -22,10 +22,15 @@ import {
 const tokenUseWrite = /^\s*UPDATE\b[^;]*"access_tokens"/i;
 
 let queries = 0;
+/** The statements' texts since `queries` was last set to 0. */
+let statements: string[] = [];
 const service = useTestApp((source) =>
   createTestApp(source, testSettings, {
     onQuery: (sql) => {
-      if (!tokenUseWrite.test(sql)) queries += 1;
+      if (tokenUseWrite.test(sql)) return;
+      if (queries === 0) statements = [];
+      queries += 1;
+      statements.push(sql);
     },
   }),
 );
@@ -144,6 +149,11 @@ describe('a token-authenticated request', () => {
     const { count, response } = await counted(`${api}/orgs/${org}`, owner.token);
     expect(response.body).toMatchObject({ name: org });
     expect(count).toBe(2);
+    // Both named statements, prepared once per connection on PostgreSQL (src/db/prepared-statements.ts).
+    expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1])).toEqual([
+      'token_by_hash',
+      'account_by_name',
+    ]);
   });
 
   it('refuses a token that matches no row, after that one statement', async () => {

@@ -1,9 +1,20 @@
 import type { AccountChanges, AccountStore } from '../domain/account-store';
 import type { AccountRecord } from '../domain/records';
-import type { PrismaClient } from '../generated/prisma/client';
+import { Prisma, type Account, type PrismaClient } from '../generated/prisma/client';
 import type { Transaction } from './change-log';
+import { prepared } from './prepared-statements';
 import { toAccount } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
+
+/** An account's columns but its password hash, as `a`, named as Prisma names its fields (toAccount's row). */
+export const ACCOUNT_COLUMNS = Prisma.sql`
+  a.id AS "id", a.name AS "name", a.lower_name AS "lowerName", a.full_name AS "fullName",
+  a.email AS "email", a.type AS "type", a.visibility AS "visibility",
+  a.description AS "description", a.website AS "website", a.location AS "location",
+  a.is_admin AS "isAdmin", a.is_active AS "isActive",
+  a.allow_create_organization AS "allowCreateOrganization",
+  a.repo_admin_change_team_access AS "repoAdminChangeTeamAccess",
+  a.last_login_at AS "lastLoginAt", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
 /** Applies `changes` to the account; users and organizations alike. */
 export async function updateAccountRow(
@@ -34,7 +45,14 @@ export async function renameAccountRow(
 export function accountStore(prisma: PrismaClient): AccountStore {
   return {
     async findAccountByName(name) {
-      const row = await prisma.account.findUnique({ where: { lowerName: name.toLowerCase() } });
+      // Most requests name an organization or a user in their path: a named statement (prepared
+      // once per connection, src/db/prepared-statements.ts).
+      const [row] = await prisma.$queryRaw<Omit<Account, 'passwordHash'>[]>(
+        prepared(
+          'account_by_name',
+          Prisma.sql`SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.lower_name = ${name.toLowerCase()}`,
+        ),
+      );
       return row ? toAccount(row) : undefined;
     },
 

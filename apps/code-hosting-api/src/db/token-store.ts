@@ -1,5 +1,7 @@
 import type { TokenStore } from '../domain/token-store';
-import type { Account, PrismaClient } from '../generated/prisma/client';
+import { Prisma, type Account, type PrismaClient } from '../generated/prisma/client';
+import { ACCOUNT_COLUMNS } from './account-store';
+import { prepared } from './prepared-statements';
 import { toAccount, toToken } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
 
@@ -38,19 +40,18 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
     },
 
     async findTokenByHash(tokenHash) {
-      // Every token-authenticated request runs this: one statement (Prisma's include ran two).
-      const [row] = await prisma.$queryRaw<TokenWithAccountRow[]>`
+      // Every token-authenticated request runs this: one named statement (Prisma's include ran two).
+      const [row] = await prisma.$queryRaw<TokenWithAccountRow[]>(
+        prepared(
+          'token_by_hash',
+          Prisma.sql`
         SELECT t.id AS "tokenId", t.name AS "tokenName", t.token_last_eight AS "tokenLastEight",
           t.scopes AS "scopes", t.created_at AS "tokenCreatedAt", t.last_used_at AS "lastUsedAt",
-          a.id AS "id", a.name AS "name", a.lower_name AS "lowerName", a.full_name AS "fullName",
-          a.email AS "email", a.type AS "type", a.visibility AS "visibility",
-          a.description AS "description", a.website AS "website", a.location AS "location",
-          a.is_admin AS "isAdmin", a.is_active AS "isActive",
-          a.allow_create_organization AS "allowCreateOrganization",
-          a.repo_admin_change_team_access AS "repoAdminChangeTeamAccess",
-          a.last_login_at AS "lastLoginAt", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
+          ${ACCOUNT_COLUMNS}
         FROM access_tokens t JOIN accounts a ON a.id = t.account_id
-        WHERE t.token_hash = ${tokenHash}`;
+        WHERE t.token_hash = ${tokenHash}`,
+        ),
+      );
       if (!row) return undefined;
       const { tokenId, tokenName, tokenLastEight, scopes, tokenCreatedAt, lastUsedAt, ...account } = row;
       return {

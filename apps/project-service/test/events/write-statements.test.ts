@@ -47,7 +47,7 @@ afterAll(async () => {
   await deleteStream(natsUrl, names.stream);
 });
 
-const ACCESS_CHECK = expect.stringMatching(/^\s*WITH RECURSIVE/);
+const ACCESS_CHECK = expect.stringMatching(/^\/\* prepared: project_membership \*\/\s*WITH RECURSIVE/);
 /** A write that records its event, prepared once per connection on PostgreSQL (src/db/prepared-statements.ts). */
 const RECORDING = expect.stringMatching(
   /^\/\* prepared: project_\w+_recording \*\/[^]*outbox_sequence AS \(\s*INSERT INTO event_sequences/,
