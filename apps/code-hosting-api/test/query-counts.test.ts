@@ -156,6 +156,20 @@ describe('a token-authenticated request', () => {
     ]);
   });
 
+  it('GET /users/{user}/orgs/{org}/permissions: named statements only', async () => {
+    const owner = await createUser(service, 'count-perm-owner');
+    const org = (await createOrg(service, owner)).name;
+    const { response } = await counted(`${api}/users/${owner.username}/orgs/${org}/permissions`, owner.token);
+    expect(response.body).toMatchObject({ is_owner: true });
+    // The token, the user and the organization by name, the user's teams there: four, all named.
+    expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql)).toEqual([
+      'token_by_hash',
+      'account_by_name',
+      'account_by_name',
+      'teams_of_member',
+    ]);
+  });
+
   it('refuses a token that matches no row, after that one statement', async () => {
     queries = 0;
     await service.request

@@ -1,5 +1,5 @@
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
-import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient, type Team } from '../generated/prisma/client';
 import { renameAccountRow, updateAccountRow } from './account-store';
 import { writeRecorded, type ChangeLog } from './change-log';
 import { prepared } from './prepared-statements';
@@ -136,9 +136,21 @@ export function organizationStore(prisma: PrismaClient, changes?: ChangeLog): Or
 
     /** The teams of the organization the user is in. */
     async teamsOfMember(orgId, userId) {
-      const rows = await prisma.team.findMany({
-        where: { orgId: BigInt(orgId), members: { some: { accountId: BigInt(userId) } } },
-      });
+      // Every access decision on an organization asks it: a named statement.
+      const rows = await prisma.$queryRaw<Team[]>(
+        prepared(
+          'teams_of_member',
+          Prisma.sql`
+        SELECT t.id AS "id", t.org_id AS "orgId", t.name AS "name", t.lower_name AS "lowerName",
+          t.description AS "description", t.permission AS "permission",
+          t.can_create_org_repo AS "canCreateOrgRepo",
+          t.includes_all_repositories AS "includesAllRepositories", t.created_at AS "createdAt"
+        FROM teams t
+        WHERE t.org_id = ${BigInt(orgId)}
+          AND EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${BigInt(userId)})
+        ORDER BY t.id`,
+        ),
+      );
       return rows.map(toTeam);
     },
 
