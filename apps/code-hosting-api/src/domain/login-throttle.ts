@@ -192,8 +192,9 @@ export class LoginThrottle {
   }
 
   /**
-   * A parallel attempt made a counter refuse between this attempt's read and its count: refused
-   * like it, and the failures it counted ahead taken back.
+   * A parallel attempt made a counter refuse between this attempt's read and its count: the
+   * failures this one counted ahead are taken back, and the refusal is returned to attempt(), which
+   * waits and looks again while it comes from a count ahead.
    */
   private async lostRace(keys: LoginKeys, checked: CounterKind[], counted: CounterKind[]): Promise<Refusal> {
     const undo = (kind: CounterKind) => (counted.includes(kind) ? 'undo' : 'none');
