@@ -161,7 +161,8 @@ export function scaleTable(small: SizeResult, large: SizeResult): string {
     const a = small.probes[name];
     const b = large.probes[name]!;
     const ratio = a ? b.meanMs / a.meanMs : undefined;
-    const target = large.targets[name] === undefined ? DEFAULT_TARGET : large.targets[name];
+    // Set with each measured probe (runSize), so every name here has one.
+    const target = large.targets[name] ?? null;
     const verdict = ratio === undefined || target === null || ratio <= target ? '' : '  ✗';
     lines.push(
       `${pad(name, width)}${pad(fixed(a?.meanMs), 11)}${pad(fixed(b.meanMs), 11)}${pad(`${fixed(ratio)}×`, 8)}${pad(target === null ? '—' : `≤${target}×`, 8)}${pad(fixed(a?.p99, 0), 11)}${pad(fixed(b.p99, 0), 11)}${verdict}`,
