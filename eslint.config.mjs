@@ -40,7 +40,7 @@ export default tseslint.config(
             },
           ],
           patterns: [
-            { group: ['express', 'express/*', 'pino-http'], message: 'the domain knows no HTTP framework' },
+            { group: ['express', 'express/*'], message: 'the domain knows no HTTP framework' },
             { group: ['@prisma/*', 'pg', '@electric-sql/*'], message: 'the domain knows no database client' },
             {
               group: [

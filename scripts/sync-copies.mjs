@@ -25,6 +25,7 @@ const COPIED_FILES = [
   'src/db/create-migration-command.ts',
   'src/db/unusable-database.ts',
   'src/http/request-id.ts',
+  'src/http/request-observation.ts',
   'src/http/health.ts',
   'src/http/metrics.ts',
   'src/http/docs/api-docs.ts',

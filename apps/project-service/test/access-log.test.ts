@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { useTestApp } from '@repo/testing';
 import pino from 'pino';
@@ -43,6 +44,33 @@ describe('the access log', () => {
     expect(urls).toContain('/projects?slug=root&access_token=[redacted]');
     const queries = entries.flatMap((entry) => (entry.req?.query ? [entry.req.query] : []));
     expect(queries).toContainEqual({ slug: 'root', access_token: '[redacted]' });
+  });
+
+  it('writes one line per request, with the id it answered with, and none for the probes', async () => {
+    const id = `access-log-${randomUUID()}`;
+    await service.request
+      .get('/projects?slug=root')
+      .set('Authorization', bearer(ADMIN_PRINCIPAL))
+      .set('X-Request-Id', id)
+      .expect('X-Request-Id', id)
+      .expect(200);
+    await service.request.get('/readyz').set('X-Request-Id', `${id}-probe`).expect(200);
+    type Line = {
+      msg?: string;
+      req?: { id?: string; url?: string };
+      res?: { statusCode?: number };
+      responseTime?: unknown;
+    };
+    const entries = lines.map((line) => JSON.parse(line) as Line);
+    const mine = entries.filter((entry) => entry.req?.id === id);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        res: expect.objectContaining({ statusCode: 200 }),
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(entries.filter((entry) => entry.req?.id?.startsWith(`${id}-probe`))).toEqual([]);
   });
 });
 

@@ -19,7 +19,7 @@ export interface ErrorHandlerOptions {
   send?: (req: Request, res: Response, error: HttpError, body: unknown) => void;
   /** Status for request-validation (zod) failures; 400 by default. */
   validationStatus?: 400 | 422;
-  /** Used when the request carries no pino-http `req.log`; console otherwise. */
+  /** Used when the request carries no `req.log` (a pino logger of its own); console otherwise. */
   logger?: ErrorLogger;
 }
 

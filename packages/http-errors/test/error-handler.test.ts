@@ -272,7 +272,7 @@ describe('internal errors', () => {
     expect(response.body).toEqual({ code: '503', message: 'service unavailable' });
   });
 
-  test("pino-http's req.log is preferred over the configured logger", async () => {
+  test("the request's own req.log is preferred over the configured logger", async () => {
     const configured = recordingLogger();
     const requestLogger = recordingLogger();
     const app = testApp({

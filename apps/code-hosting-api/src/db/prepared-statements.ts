@@ -28,7 +28,17 @@ export function prepared(name: string, statement: Prisma.Sql): Prisma.Sql {
  * adapter's statementNameGenerator.
  */
 export function statementName(query: { sql: string }): string {
-  const mark = MARK.exec(query.sql);
-  if (!mark) return '';
-  return `${mark[1]}_${createHash('sha256').update(query.sql).digest('base64url').slice(0, 16)}`;
+  if (!query.sql.startsWith('/* prepared: ')) return '';
+  let name = names.get(query.sql);
+  if (name === undefined) {
+    const mark = MARK.exec(query.sql);
+    name = mark
+      ? `${mark[1]}_${createHash('sha256').update(query.sql).digest('base64url').slice(0, 16)}`
+      : '';
+    names.set(query.sql, name);
+  }
+  return name;
 }
+
+/** Each marked text's name, hashed once: the marked statements take few forms, so this stays small. */
+const names = new Map<string, string>();

@@ -1,6 +1,5 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { loginThrottleStore } from '../db/login-throttle-store';
@@ -17,7 +16,8 @@ import { organizationService } from '../domain/organizations';
 import { repositoryService } from '../domain/repositories';
 import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
-import { redactedRequest, type SerializedRequest } from '../log-secrets';
+import { redactedRequest } from '../log-secrets';
+import { UNTRACED_PATHS } from '../untraced-paths';
 import type { Storage } from '../storage/storage';
 import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
@@ -26,8 +26,8 @@ import { authenticate } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
-import { metricsRoute, requestMetrics } from './metrics';
-import { requestId } from './request-id';
+import { metricsRoute } from './metrics';
+import { observeRequests } from './request-observation';
 import type { APIError } from './schemas';
 import { createWire } from './wire';
 
@@ -125,24 +125,18 @@ export function buildApp({
   app.set('trust proxy', settings.trustProxy);
   app.set('etag', false);
   app.use(
-    pinoHttp({
+    observeRequests({
       logger,
-      genReqId: requestId,
-      // Kubernetes polls the probes every few seconds; they would drown the access log.
-      autoLogging: {
-        ignore: (req) => ['/livez', '/readyz', '/api/healthz', '/metrics'].includes(req.url ?? ''),
-      },
-      // No `redact` here: it would replace the logger's list (log-secrets.ts) instead of adding to it.
-      serializers: {
-        req: (req: SerializedRequest) => {
-          const { id, method, url } = redactedRequest(req);
-          return { id, method, url };
-        },
+      quietPaths: UNTRACED_PATHS,
+      // The method and the URL (redacted) only: Gitea clients send credentials in many headers.
+      serializeRequest: (req) => {
+        const { id, method, url } = redactedRequest(req);
+        return { id, method, url };
       },
     }),
   );
   app.use(wakeRelayAfterWrites(events?.relay));
-  app.use(requestMetrics(), metricsRoute(metricsToken));
+  app.use(metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   app.use(giteaHealthRoutes(() => database.isReady()));
   app.get('/swagger.v1.json', (_req, res) => {

@@ -1,6 +1,5 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
@@ -10,13 +9,13 @@ import { projectChangeLog } from '../events/project-events';
 import { PrismaProjectStore } from '../db/project-store';
 import { projectService } from '../domain/projects';
 import type { Logger } from '../logger';
-import { redactedRequest } from '../log-secrets';
+import { UNTRACED_PATHS } from '../untraced-paths';
 import { authenticate } from './authentication';
 import { wakeRelayAfterWrites } from './event-wakeup';
 import { apiDocsRoutes } from './docs/api-docs';
 import type { ConcurrencyGate } from './concurrency-gate';
 import { healthRoutes } from './health';
-import { metricsRoute, requestMetrics } from './metrics';
+import { metricsRoute } from './metrics';
 import { requireAcceptableResponse, sendErrorRepresentation } from './negotiation';
 import type { ErrorBody } from './schemas';
 import {
@@ -28,7 +27,7 @@ import {
   type EventsDocumentSettings,
 } from './openapi-route';
 import { projectRoutes } from './project-routes';
-import { requestId } from './request-id';
+import { observeRequests } from './request-observation';
 
 export interface AppDependencies {
   database: Database;
@@ -69,18 +68,9 @@ export function buildApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: requestId,
-      // Kubernetes polls the probes every few seconds; they would drown the access log.
-      autoLogging: { ignore: (req) => ['/livez', '/readyz', '/metrics'].includes(req.url ?? '') },
-      // No `redact` here: it would replace the logger's list (log-secrets.ts) instead of adding to it.
-      serializers: { req: redactedRequest },
-    }),
-  );
+  app.use(observeRequests({ logger, quietPaths: UNTRACED_PATHS }));
   app.use(wakeRelayAfterWrites(events?.relay));
-  app.use(requestMetrics(), metricsRoute(metricsToken));
+  app.use(metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   const changes = events && projectChangeLog(events.recorder);
   const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma, changes)), {

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/database';
@@ -87,11 +86,11 @@ export function recordQuery(sql: string, durationMs: number): void {
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
- * The route template of the request (`/items/:id`), never the raw path.
+ * A reader of the request's route template (`/items/:id`), never the raw path.
  * Express sets `req.route` when a route matches, while `req.baseUrl` is still the mount path of
  * its router; an error handled further out sees `baseUrl` reset, so the template is taken then.
  */
-function captureRouteTemplate(req: IncomingMessage & { baseUrl?: string }): () => string {
+export function routeTemplateCapture(req: IncomingMessage & { baseUrl?: string }): () => string {
   let template: string | undefined;
   let route: unknown;
   Object.defineProperty(req, 'route', {
@@ -107,18 +106,29 @@ function captureRouteTemplate(req: IncomingMessage & { baseUrl?: string }): () =
   return () => template ?? UNMATCHED_ROUTE;
 }
 
-/** Counts and times every request, labelled with its route template; mounted before the routes. */
-export function requestMetrics(): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const template = captureRouteTemplate(req);
-    res.once('finish', () => {
-      const labels = { method: req.method, route: template(), status: String(res.statusCode) };
-      httpRequests.inc(labels);
-      httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    next();
-  };
+interface RequestSeries {
+  count: { inc(): void };
+  duration: { observe(seconds: number): void };
+}
+
+/**
+ * The two series of each method, route template and status, made on first use: labelling a
+ * metric hashes its labels at every call, once per series is enough. Route templates and statuses
+ * are few, so the map stays small.
+ */
+const requestSeries = new Map<string, RequestSeries>();
+
+/** Counts and times one answered request (request-observation.ts calls it as the request ends). */
+export function recordRequest(method: string, route: string, status: number, seconds: number): void {
+  const key = `${method} ${status} ${route}`;
+  let series = requestSeries.get(key);
+  if (!series) {
+    const labels = { method, route, status: String(status) };
+    series = { count: httpRequests.labels(labels), duration: httpRequestDuration.labels(labels) };
+    requestSeries.set(key, series);
+  }
+  series.count.inc();
+  series.duration.observe(seconds);
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -14,7 +14,7 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const incoming = req.headers['x-request-id'];
   const id = typeof incoming === 'string' && acceptableRequestId.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', id);
-  // pino-http asks for the id first thing, so the rest of the request's work runs with it.
+  // Asked for first thing (request-observation.ts), so the rest of the request's work runs with it.
   enterRequestContext(id);
   return id;
 }
