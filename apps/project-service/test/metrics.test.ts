@@ -41,6 +41,17 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(marker);
   });
 
+  it('labels a named statement by its first keyword, past its prepared mark', async () => {
+    const project = await createProject(service, { parent_uid: await rootUid(service) });
+    const count = async (statement: string) =>
+      metricSample(await scrapeMetrics(service), 'db_query_duration_seconds_count', { statement }) ?? 0;
+    const [withBefore, otherBefore] = [await count('WITH'), await count('OTHER')];
+    // One statement, `/* prepared: project_read */ WITH RECURSIVE …` (query-counts.test.ts).
+    await service.request.get(`/projects/${project.uid}`).set('Authorization', admin()).expect(200);
+    expect(await count('WITH')).toBe(withBefore + 1);
+    expect(await count('OTHER')).toBe(otherBefore);
+  });
+
   it('shows database query latency, process metrics and the codec and authorization outcomes', async () => {
     await service.request
       .get('/projects?page_size=1')

@@ -76,9 +76,12 @@ const STATEMENT_KINDS = new Set([
   'WITH',
 ]);
 
+/** The first keyword of a statement, past the mark of a named one (`/* prepared: name *\/ WITH …`). */
+const FIRST_KEYWORD = /^\s*(?:\/\*[^*]*\*\/\s*)?(\w+)/;
+
 /** connectPrisma's query observer: the statement's first keyword keeps the label set small. */
 export function recordQuery(sql: string, durationMs: number): void {
-  const keyword = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+  const keyword = FIRST_KEYWORD.exec(sql)?.[1]?.toUpperCase() ?? '';
   queryDuration.observe({ statement: STATEMENT_KINDS.has(keyword) ? keyword : 'OTHER' }, durationMs / 1000);
 }
 
