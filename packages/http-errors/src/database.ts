@@ -47,7 +47,17 @@ export function adapterError(error: unknown): unknown {
   return undefined;
 }
 
-/** The PostgreSQL SQLSTATE behind a Prisma or driver adapter error, when it has one. */
+/**
+ * node-postgres's own error for a statement the server refused (a statement run straight on pg,
+ * not through Prisma): its SQLSTATE in `code`, beside the server's `severity`.
+ */
+function postgresState(error: unknown): string | undefined {
+  const code = readString(error, 'code');
+  if (code === undefined || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  return readString(error, 'severity') === undefined ? undefined : code;
+}
+
+/** The PostgreSQL SQLSTATE behind a Prisma, driver adapter or node-postgres error, when it has one. */
 export function sqlState(error: unknown): string | undefined {
   if (prismaCode(error) !== undefined) {
     const fromMeta = readString(readProperty(error, 'meta'), 'code');
@@ -55,7 +65,7 @@ export function sqlState(error: unknown): string | undefined {
   }
   const mapped = adapterError(error);
   if (readString(mapped, 'kind') === 'postgres') return readString(mapped, 'code');
-  return readString(mapped, 'originalCode');
+  return readString(mapped, 'originalCode') ?? postgresState(error);
 }
 
 /**

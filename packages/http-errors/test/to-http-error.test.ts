@@ -289,6 +289,19 @@ describe('toHttpError: Prisma errors', () => {
     });
   });
 
+  test("node-postgres's own error (a statement run straight on pg) is classified by its SQLSTATE", () => {
+    // What pg-protocol's DatabaseError carries: the message, `severity` and `code` from the server.
+    const refused = (code: string, message: string) =>
+      Object.assign(new Error(message), { name: 'error', severity: 'ERROR', code });
+    expect(toHttpError(refused('22021', 'invalid byte sequence for encoding "UTF8": 0x00'))).toMatchObject({
+      status: 400,
+      message: 'request contains a NUL character (U+0000), which is not accepted',
+    });
+    expect(toHttpError(refused('22P02', 'invalid input syntax for type uuid')).status).toBe(400);
+    // A code without the server's severity is not a SQLSTATE (a system error's code, say).
+    expect(toHttpError(Object.assign(new Error('x'), { code: '22021' })).status).toBe(500);
+  });
+
   test("any other data exception (SQLSTATE class 22) is the client's value → validationStatus", () => {
     expect(toHttpError(dataException('22003')).status).toBe(400);
     expect(toHttpError(dataException('22P02'), { validationStatus: 422 }).status).toBe(422);
