@@ -70,13 +70,18 @@ export function buildApp({
   app.set('etag', false);
   app.use(observeRequests({ logger, quietPaths: UNTRACED_PATHS }));
   app.use(wakeRelayAfterWrites(events?.relay));
-  app.use(metricsRoute(metricsToken));
-  app.use(healthRoutes(() => database.isReady()));
   const changes = events && projectChangeLog(events.recorder);
-  const routes = projectRoutes(projectService(new PrismaProjectStore(database.prisma, changes)), {
+  const routes = projectRoutes(projectService(new PrismaProjectStore(database, changes)), {
     unpagedLists,
     sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
   });
+  // The API first: every router before it is tried on every API request. None of the paths
+  // below is under /projects.
+  app.use(routes.methods());
+  app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
+  app.use(routes.router());
+  app.use(metricsRoute(metricsToken));
+  app.use(healthRoutes(() => database.isReady()));
   app.use(openApiRoute(routes));
   const asyncApi = eventsDocument(eventsSettings);
   app.use(asyncApiRoute(asyncApi));
@@ -89,9 +94,6 @@ export function buildApp({
       events: { documentPath: ASYNCAPI_DOCUMENT_PATH, document: asyncApi },
     }),
   );
-  app.use(routes.methods());
-  app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
-  app.use(routes.router());
   app.use(routeNotFound());
   app.use(
     createErrorHandler({

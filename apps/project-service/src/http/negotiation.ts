@@ -45,10 +45,27 @@ export function readBody(req: Request, representation: RepresentationName): unkn
   }
 }
 
+/**
+ * The codec each Accept header seen picks (null: none acceptable). An Accept header is one of a
+ * few strings a client library sends, and negotiating it (parsing, q-values) cost more than
+ * encoding a project; headers longer than a client library's are negotiated every time.
+ */
+const negotiated = new Map<string, BodyCodec | null>();
+const NEGOTIATED_HEADERS = 256;
+const NEGOTIATED_HEADER_LENGTH = 256;
+
 /** The codec the Accept header prefers (q-values honoured); 406 when it allows none. */
 export function responseCodec(req: Request): BodyCodec {
-  const accepted = req.accepts(allMediaTypes);
-  const codec = accepted ? codecFor(accepted) : undefined;
+  const accept = req.headers.accept ?? '';
+  let codec = negotiated.get(accept);
+  if (codec === undefined) {
+    const accepted = req.accepts(allMediaTypes);
+    codec = (accepted && codecFor(accepted)) || null;
+    if (accept.length <= NEGOTIATED_HEADER_LENGTH) {
+      if (negotiated.size >= NEGOTIATED_HEADERS) negotiated.clear();
+      negotiated.set(accept, codec);
+    }
+  }
   if (!codec)
     throw notAcceptable(
       `none of the acceptable media types is available; this service produces ${allMediaTypes.join(', ')}`,
@@ -62,7 +79,11 @@ export const requireAcceptableResponse: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Sends a representation in the negotiated format. */
+/**
+ * Sends a representation in the negotiated format: status, headers and body in one write (no
+ * body for HEAD). Written here rather than by Express's res.send, whose ETag, freshness and
+ * charset steps the routes do themselves (etag.ts) or do not need.
+ */
 export function sendRepresentation(
   req: Request,
   res: Response,
@@ -71,11 +92,26 @@ export function sendRepresentation(
   value: unknown,
 ): void {
   const codec = responseCodec(req);
+  const body = codec.encode(representations[name], value);
   // The body's format depends on Accept: caches must key on it.
   res.vary('Accept');
-  res.status(status).setHeader('Content-Type', codec.contentType);
-  res.send(codec.encode(representations[name], value));
-  codecOperations.inc({ format: formatOf(codec), direction: 'encode', outcome: 'ok' });
+  res.statusCode = status;
+  res.setHeader('Content-Type', codec.contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
+  encodedBy(codec).inc();
+}
+
+/** Each codec's count of encoded responses (a labelled child made once, not per response). */
+const encodedCounters = new Map<BodyCodec, { inc(): void }>();
+function encodedBy(codec: BodyCodec): { inc(): void } {
+  let counter = encodedCounters.get(codec);
+  if (!counter) {
+    counter = codecOperations.labels({ format: formatOf(codec), direction: 'encode', outcome: 'ok' });
+    encodedCounters.set(codec, counter);
+  }
+  return counter;
 }
 
 /** Sends an error body; when Accept allows nothing, the default format (a 406 must still say why). */

@@ -189,9 +189,11 @@ export class RouteTable {
   /** Parses query, headers, path and body in that order (the first failure answers), then handles. */
   private async run(route: AnyRoute, req: Request, res: Response): Promise<void> {
     const { response } = route;
+    // Express parses the query string at every read of req.query: once here.
+    const rawQuery = req.query;
     // `v`, the API version every operation takes, is checked before anything else.
-    VersionQuery.parse(req.query);
-    const query = route.query ? route.query.parse(req.query) : {};
+    const version = VersionQuery.parse(rawQuery);
+    const query = !route.query ? {} : route.query === VersionQuery ? version : route.query.parse(rawQuery);
     const headers = route.headers ? route.headers.parse(headerValues(req, route.headers)) : {};
     let params = {};
     if (route.params) {
