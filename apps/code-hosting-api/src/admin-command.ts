@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
   await migrationRunner.applyMigrations(location.source);
   const database = connectPrisma(location.source, { onClose: location.close });
   try {
-    const accounts = accountService(createStore(database.prisma), config.settings);
+    const accounts = accountService(createStore(database), config.settings);
     if (command === 'create-user') {
       if (!values.email || !values.password) throw new Error(usage);
       const account = await accounts.createUserAccount({

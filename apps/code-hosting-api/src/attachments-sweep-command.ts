@@ -14,7 +14,7 @@ async function main(): Promise<number> {
   const database = connectPrisma(location.source, { onClose: location.close });
   const storage = createStorage(config.attachments, config.dataDir);
   try {
-    const report = await sweepAttachmentStorage(createStore(database.prisma), storage);
+    const report = await sweepAttachmentStorage(createStore(database), storage);
     for (const object of report.removed) {
       console.log(
         `removed ${object.temporary ? 'temporary ' : ''}object ${object.key} (${object.size} bytes, no row)`,

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     config.events &&
     startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.rootUrl });
   // Bootstrap and the sweep write no organization or attachment: no change log (the app's store has it).
-  const store = createStore(database.prisma);
+  const store = createStore(database);
 
   const bootstrapped = await accountService(store, config.settings).bootstrapAdmin(
     config.bootstrapAdmin,

@@ -107,7 +107,7 @@ export async function createTestApp(
   };
   try {
     if (serviceEvents) await connected(serviceEvents);
-    await accountService(createStore(database.prisma), settings).bootstrapAdmin(siteAdmin, false);
+    await accountService(createStore(database), settings).bootstrapAdmin(siteAdmin, false);
     const { app, settled } = buildApp({
       database,
       logger,

@@ -15,7 +15,7 @@ export function useObservedCodeHostingApi(
   return useTestApp(async (source) => {
     const database = connectPrisma(source, { onQuery: recordQuery });
     observeDatabasePool(database);
-    await accountService(createStore(database.prisma), testSettings).bootstrapAdmin(siteAdmin, false);
+    await accountService(createStore(database), testSettings).bootstrapAdmin(siteAdmin, false);
     const { app } = buildApp({
       database,
       logger: createLogger(options.logLevel ?? 'silent', options.logDestination),

@@ -25,7 +25,7 @@ function useFreshDatabase(): void {
   });
 }
 
-const accounts = () => accountService(createStore(database.prisma), testSettings);
+const accounts = () => accountService(createStore(database), testSettings);
 const app = (logger = createLogger('silent')) =>
   supertest(
     buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }).app,

@@ -89,7 +89,7 @@ describe("a token's last use", () => {
     const rows = await app!.database.prisma.$queryRaw<{ id: bigint }[]>`
       SELECT t.id FROM access_tokens t JOIN accounts a ON a.id = t.account_id
       WHERE a.lower_name = ${alice.username.toLowerCase()}`;
-    await tokenStore(app!.database.prisma).touchToken(Number(rows[0]!.id), new Date(Date.now() - intervalMs));
+    await tokenStore(app!.database).touchToken(Number(rows[0]!.id), new Date(Date.now() - intervalMs));
     expect(await lastUsed(alice)).toEqual(stored);
   });
 

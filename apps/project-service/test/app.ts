@@ -80,7 +80,7 @@ export async function createTestApp(
     onQuery: onQuery
       ? (sql, durationMs, params) => {
           recordQuery(sql, durationMs);
-          onQuery(sql, params);
+          onQuery(sql, params());
         }
       : recordQuery,
   });

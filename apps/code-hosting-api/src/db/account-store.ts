@@ -1,9 +1,10 @@
 import type { AccountChanges, AccountStore } from '../domain/account-store';
 import type { AccountRecord } from '../domain/records';
-import { Prisma, type Account, type PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import type { Transaction } from './change-log';
-import { prepared } from './prepared-statements';
-import { toAccount } from './row-mappers';
+import { fixedStatement } from './prepared-statements';
+import { toAccount, type AccountRow } from './row-mappers';
+import type { StoreDatabase } from './store';
 import { unlessNameTaken } from './write-outcome';
 
 /** An account's columns but its password hash, as `a`, named as Prisma names its fields (toAccount's row). */
@@ -42,17 +43,16 @@ export async function renameAccountRow(
   return row ? toAccount(row) : undefined;
 }
 
-export function accountStore(prisma: PrismaClient): AccountStore {
+/** Most requests name an organization or a user in their path: made once, prepared once per connection. */
+const ACCOUNT_BY_NAME = fixedStatement<{ lowerName: string }>(
+  'account_by_name',
+  (arg) => Prisma.sql`SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.lower_name = ${arg('lowerName')}`,
+);
+
+export function accountStore({ prisma, query }: StoreDatabase): AccountStore {
   return {
     async findAccountByName(name) {
-      // Most requests name an organization or a user in their path: a named statement (prepared
-      // once per connection, src/db/prepared-statements.ts).
-      const [row] = await prisma.$queryRaw<Omit<Account, 'passwordHash'>[]>(
-        prepared(
-          'account_by_name',
-          Prisma.sql`SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.lower_name = ${name.toLowerCase()}`,
-        ),
-      );
+      const [row] = await query<AccountRow>(ACCOUNT_BY_NAME.bind({ lowerName: name.toLowerCase() }));
       return row ? toAccount(row) : undefined;
     },
 

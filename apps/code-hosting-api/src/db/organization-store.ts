@@ -1,9 +1,10 @@
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
-import { Prisma, type PrismaClient, type Team } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { renameAccountRow, updateAccountRow } from './account-store';
 import { writeRecorded, type ChangeLog } from './change-log';
-import { prepared } from './prepared-statements';
-import { toAccount, toTeam } from './row-mappers';
+import { fixedStatement, prepared } from './prepared-statements';
+import { toAccount, toTeam, type TeamRow } from './row-mappers';
+import type { StoreDatabase } from './store';
 import { unlessNameTaken } from './write-outcome';
 
 function teamData(team: TeamInsert) {
@@ -64,8 +65,22 @@ async function countOrganizations(prisma: PrismaClient, filter: OrganizationFilt
   return Number(rows[0]!.total);
 }
 
+/** A user's teams in an organization: every access decision on an organization asks it. */
+const TEAMS_OF_MEMBER = fixedStatement<{ orgId: number; userId: number }>(
+  'teams_of_member',
+  (arg) => Prisma.sql`
+    SELECT t.id AS "id", t.org_id AS "orgId", t.name AS "name", t.lower_name AS "lowerName",
+      t.description AS "description", t.permission AS "permission",
+      t.can_create_org_repo AS "canCreateOrgRepo",
+      t.includes_all_repositories AS "includesAllRepositories", t.created_at AS "createdAt"
+    FROM teams t
+    WHERE t.org_id = ${arg('orgId')}::bigint
+      AND EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${arg('userId')}::bigint)
+    ORDER BY t.id`,
+);
+
 /** Organizations and their teams; `changes` records the organizations' change events (when on). */
-export function organizationStore(prisma: PrismaClient, changes?: ChangeLog): OrganizationStore {
+export function organizationStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): OrganizationStore {
   return {
     /** Creates the organization with the team the domain describes holding its creator. */
     async createOrganization(account, owners) {
@@ -136,21 +151,7 @@ export function organizationStore(prisma: PrismaClient, changes?: ChangeLog): Or
 
     /** The teams of the organization the user is in. */
     async teamsOfMember(orgId, userId) {
-      // Every access decision on an organization asks it: a named statement.
-      const rows = await prisma.$queryRaw<Team[]>(
-        prepared(
-          'teams_of_member',
-          Prisma.sql`
-        SELECT t.id AS "id", t.org_id AS "orgId", t.name AS "name", t.lower_name AS "lowerName",
-          t.description AS "description", t.permission AS "permission",
-          t.can_create_org_repo AS "canCreateOrgRepo",
-          t.includes_all_repositories AS "includesAllRepositories", t.created_at AS "createdAt"
-        FROM teams t
-        WHERE t.org_id = ${BigInt(orgId)}
-          AND EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${BigInt(userId)})
-        ORDER BY t.id`,
-        ),
-      );
+      const rows = await query<TeamRow>(TEAMS_OF_MEMBER.bind({ orgId, userId }));
       return rows.map(toTeam);
     },
 

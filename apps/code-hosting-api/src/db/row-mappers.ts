@@ -22,8 +22,17 @@ import type {
 
 export type Client = PrismaClient | Prisma.TransactionClient;
 
+/** A BIGINT column: a BigInt through Prisma, a string straight from pg (Database.query). */
+export type Int8 = bigint | string;
+
+/** An account row without its password hash, from Prisma or straight from pg. */
+export type AccountRow = Omit<Account, 'passwordHash' | 'id'> & { id: Int8 };
+
+/** A team row, from Prisma or straight from pg. */
+export type TeamRow = Omit<Team, 'id' | 'orgId'> & { id: Int8; orgId: Int8 };
+
 /** An account row; the mapping never reads the password hash (a token's row comes without it). */
-export function toAccount(row: Omit<Account, 'passwordHash'>): AccountRecord {
+export function toAccount(row: AccountRow): AccountRecord {
   return {
     id: Number(row.id),
     name: row.name,
@@ -45,7 +54,7 @@ export function toAccount(row: Omit<Account, 'passwordHash'>): AccountRecord {
   };
 }
 
-export function toTeam(row: Team): TeamRecord {
+export function toTeam(row: TeamRow): TeamRecord {
   return {
     id: Number(row.id),
     orgId: Number(row.orgId),
@@ -148,8 +157,8 @@ export async function toRepositories(client: Client, rows: RepositoryRow[]): Pro
 }
 
 export function toToken(row: {
-  id: bigint;
-  accountId: bigint;
+  id: Int8;
+  accountId: Int8;
   name: string;
   tokenLastEight: string;
   scopes: string;

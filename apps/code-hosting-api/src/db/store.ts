@@ -1,5 +1,5 @@
 import type { Store } from '../domain/store';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { Database } from './database';
 import { accountStore } from './account-store';
 import type { ChangeLog } from './change-log';
 import { actionStore } from './action-store';
@@ -13,12 +13,17 @@ import { tokenStore } from './token-store';
 // in src/domain, which states this contract; these parts only execute what it decides.
 
 // `changes`: the change events the writes record in their transactions (src/db/change-log.ts);
-// without it (events off) every write runs exactly as it would with no events at all.
-export function createStore(prisma: PrismaClient, changes?: ChangeLog): Store {
+// without it (events off) every write runs exactly as it would with no events at all. The hottest
+// reads (a token, an account by name, a user's teams) run straight on pg (Database.query).
+/** What the stores use of the database: Prisma, and Database.query for the hottest reads. */
+export type StoreDatabase = Pick<Database, 'prisma' | 'query'>;
+
+export function createStore(database: StoreDatabase, changes?: ChangeLog): Store {
+  const { prisma } = database;
   return {
-    ...accountStore(prisma),
-    ...tokenStore(prisma),
-    ...organizationStore(prisma, changes),
+    ...accountStore(database),
+    ...tokenStore(database),
+    ...organizationStore(database, changes),
     ...repositoryStore(prisma, changes),
     ...issueStore(prisma),
     ...attachmentStore(prisma, changes),

@@ -1,11 +1,23 @@
 import type { TokenStore } from '../domain/token-store';
-import { Prisma, type Account, type PrismaClient } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
-import { prepared } from './prepared-statements';
-import { toAccount, toToken } from './row-mappers';
+import { fixedStatement } from './prepared-statements';
+import { toAccount, toToken, type AccountRow, type Int8 } from './row-mappers';
+import type { StoreDatabase } from './store';
 import { unlessNameTaken } from './write-outcome';
 
-export function tokenStore(prisma: PrismaClient): TokenStore {
+/** Every token-authenticated request runs this: one statement, made once (Prisma's include ran two). */
+const TOKEN_BY_HASH = fixedStatement<{ tokenHash: string }>(
+  'token_by_hash',
+  (arg) => Prisma.sql`
+    SELECT t.id AS "tokenId", t.name AS "tokenName", t.token_last_eight AS "tokenLastEight",
+      t.scopes AS "scopes", t.created_at AS "tokenCreatedAt", t.last_used_at AS "lastUsedAt",
+      ${ACCOUNT_COLUMNS}
+    FROM access_tokens t JOIN accounts a ON a.id = t.account_id
+    WHERE t.token_hash = ${arg('tokenHash')}`,
+);
+
+export function tokenStore({ prisma, query }: StoreDatabase): TokenStore {
   return {
     async createToken(token) {
       return unlessNameTaken(async () => {
@@ -40,18 +52,7 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
     },
 
     async findTokenByHash(tokenHash) {
-      // Every token-authenticated request runs this: one named statement (Prisma's include ran two).
-      const [row] = await prisma.$queryRaw<TokenWithAccountRow[]>(
-        prepared(
-          'token_by_hash',
-          Prisma.sql`
-        SELECT t.id AS "tokenId", t.name AS "tokenName", t.token_last_eight AS "tokenLastEight",
-          t.scopes AS "scopes", t.created_at AS "tokenCreatedAt", t.last_used_at AS "lastUsedAt",
-          ${ACCOUNT_COLUMNS}
-        FROM access_tokens t JOIN accounts a ON a.id = t.account_id
-        WHERE t.token_hash = ${tokenHash}`,
-        ),
-      );
+      const [row] = await query<TokenWithAccountRow>(TOKEN_BY_HASH.bind({ tokenHash }));
       if (!row) return undefined;
       const { tokenId, tokenName, tokenLastEight, scopes, tokenCreatedAt, lastUsedAt, ...account } = row;
       return {
@@ -83,8 +84,8 @@ export function tokenStore(prisma: PrismaClient): TokenStore {
 }
 
 /** A token and its account, as findTokenByHash's statement names the columns. */
-type TokenWithAccountRow = Omit<Account, 'passwordHash'> & {
-  tokenId: bigint;
+type TokenWithAccountRow = AccountRow & {
+  tokenId: Int8;
   tokenName: string;
   tokenLastEight: string;
   scopes: string;

@@ -81,7 +81,7 @@ export function buildApp({
 }: AppDependencies): BuiltApp {
   const wire = createWire(rootUrl);
   // With events on, the stores record each write's change event in its transaction.
-  const store = createStore(database.prisma, events && codeHostingChangeLog(events.recorder, wire));
+  const store = createStore(database, events && codeHostingChangeLog(events.recorder, wire));
   const accounts = accountService(store, settings, (error) =>
     logger.error({ err: error }, "recording a token's last use failed"),
   );

@@ -54,7 +54,8 @@ const service = useTestApp(async (source) => {
       source,
       testSettings,
       {
-        onQuery: (sql, _durationMs, params) => {
+        onQuery: (sql, _durationMs, paramsJson) => {
+          const params = paramsJson();
           const key = `${sql}\n${params}`;
           if (request !== undefined && !statements.has(key)) statements.set(key, { sql, params, request });
         },

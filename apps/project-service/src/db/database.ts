@@ -4,8 +4,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client';
-import { statementName } from './prepared-statements';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { BoundStatement, statementName } from './prepared-statements';
 
 /**
  * Where the data lives: a PostgreSQL server, or embedded PGlite (an instance
@@ -15,9 +15,31 @@ export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite
 
 export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string };
 
+/** A statement of src/db: built with Prisma.sql, or fixed once (prepared-statements.ts). */
+export type Statement = Prisma.Sql | BoundStatement;
+
+/** Runs one statement and gives its rows: Database.query, or statementsOf() a transaction. */
+export type RunStatement = <Row>(statement: Statement) => Promise<Row[]>;
+
+/** A RunStatement on a Prisma client or transaction (a statement inside a transaction goes through it). */
+export function statementsOf(client: Prisma.TransactionClient): RunStatement {
+  return <Row>(statement: Statement) =>
+    statement instanceof BoundStatement
+      ? client.$queryRawUnsafe<Row[]>(statement.text, ...statement.values)
+      : client.$queryRaw<Row[]>(statement);
+}
+
 export interface Database {
   prisma: PrismaClient;
   source: DatabaseSource;
+  /**
+   * Runs one statement on its own (no transaction), for the hottest reads: on PostgreSQL straight
+   * on the pool's pg client, without Prisma's query engine (prepared once per connection when
+   * marked, as prepared-statements.ts names it); on PGlite through Prisma. Observed like Prisma's
+   * own statements (`onQuery`). Rows come as pg parses them: a bigint (count(*), a BIGINT
+   * column) may be a string here and a BigInt through Prisma, so read it with Number().
+   */
+  query: RunStatement;
   /** True when the database answers a trivial query within the readiness timeout. */
   isReady(): Promise<boolean>;
   /** The PostgreSQL connection pool's counts; undefined on PGlite (no pool). */
@@ -106,12 +128,17 @@ export interface ConnectOptions {
   /** Runs after the client is closed (closing what the caller opened for it). */
   onClose?: () => Promise<void>;
   /**
-   * Called with each statement's SQL, duration and parameters (Prisma's JSON of them) as it runs:
-   * metrics time queries, tests count round trips and explain the statements' plans.
+   * Called with each statement's SQL, duration and parameters (a JSON array, made when asked for)
+   * as it runs: metrics time queries, tests count round trips and explain the statements' plans.
    */
-  onQuery?: (sql: string, durationMs: number, params: string) => void;
+  onQuery?: (sql: string, durationMs: number, params: () => string) => void;
   /** Timeouts and pool size on PostgreSQL (PGlite is in-process: nothing to bound). */
   limits?: Partial<DatabaseLimits>;
+}
+
+/** BigInt parameters as Prisma's query event writes them: their decimal string. */
+function jsonOfBigInt(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 export function connectPrisma(source: DatabaseSource, options: ConnectOptions = {}): Database {
@@ -127,12 +154,24 @@ export function connectPrisma(source: DatabaseSource, options: ConnectOptions = 
     : new PrismaClient({ adapter });
   if (onQuery) {
     (prisma as PrismaClient<'query'>).$on('query', (event) =>
-      onQuery(event.query, event.duration, event.params),
+      onQuery(event.query, event.duration, () => event.params),
     );
   }
+  const query: RunStatement = pool
+    ? async <Row>(statement: Statement): Promise<Row[]> => {
+        const { text, values } = statement;
+        const name =
+          statement instanceof BoundStatement ? statement.name : statementName({ sql: statement.text });
+        const started = onQuery ? performance.now() : 0;
+        const result = await pool.query(name ? { name, text, values } : { text, values });
+        onQuery?.(text, performance.now() - started, () => JSON.stringify(values, jsonOfBigInt));
+        return result.rows as Row[];
+      }
+    : statementsOf(prisma);
   return {
     prisma,
     source,
+    query,
     async isReady() {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<false>((resolve) => {

@@ -1,7 +1,8 @@
 import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
 import { Prisma } from '../generated/prisma/client';
-import { prepared } from './prepared-statements';
+import type { RunStatement } from './database';
+import { fixedStatement } from './prepared-statements';
 
 /**
  * The role model in SQL. Its one TypeScript statement is accessOf() in src/domain/access.ts
@@ -20,7 +21,8 @@ import { prepared } from './prepared-statements';
 export const MAX_DEPTH = 1000;
 
 export interface MembershipRow {
-  found: bigint | number;
+  /** count(*): a BigInt through Prisma, a string straight from pg. */
+  found: bigint | string;
   is_public: boolean | null;
   writer_of_chain: boolean | null;
   writer_of_ancestors: boolean | null;
@@ -64,20 +66,21 @@ export function membershipOf(row: MembershipRow | undefined): ChainMembership | 
   };
 }
 
+/** The facts of membershipOf() alone: every write's access check. */
+const MEMBERSHIP = fixedStatement<{ uid: string; principal: string }>(
+  'project_membership',
+  (arg) => Prisma.sql`
+    ${membershipCte(arg('uid'), arg('principal'))}
+    SELECT * FROM membership`,
+);
+
 /** The whole ancestor chain of `uid` and the caller's roles along it, in one statement. */
 export async function membershipAlongChain(
-  client: Prisma.TransactionClient,
+  run: RunStatement,
   uid: string,
   principal: string,
 ): Promise<ChainMembership | undefined> {
-  const rows = await client.$queryRaw<MembershipRow[]>(
-    prepared(
-      'project_membership',
-      Prisma.sql`
-    ${membershipCte(uid, principal)}
-    SELECT * FROM membership`,
-    ),
-  );
+  const rows = await run<MembershipRow>(MEMBERSHIP.bind({ uid, principal }));
   return membershipOf(rows[0]);
 }
 

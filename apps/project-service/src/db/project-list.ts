@@ -1,14 +1,15 @@
 import type { Caller } from '../domain/caller';
 import type { ListCursor, ListFilter, Project } from '../domain/records';
 import { Prisma } from '../generated/prisma/client';
+import type { RunStatement } from './database';
 import { visibleToCaller } from './project-access';
 import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import { projectOf } from './row-mappers';
-import { prepared } from './prepared-statements';
+import { fixedStatement, prepared } from './prepared-statements';
 
 /** The keys (name, uid) of one page of the projects the caller may view, in list order, after `cursor`. */
 export async function visibleKeysIn(
-  client: Prisma.TransactionClient,
+  run: RunStatement,
   caller: Caller,
   filter: ListFilter,
   cursor: ListCursor | undefined,
@@ -30,7 +31,7 @@ export async function visibleKeysIn(
     );
   }
   // One text per combination of filters (a few dozen at most): prepared once per connection.
-  return client.$queryRaw<ListCursor[]>(
+  return run<ListCursor>(
     prepared(
       'project_list_page',
       Prisma.sql`
@@ -42,22 +43,23 @@ export async function visibleKeysIn(
   );
 }
 
+/** The projects of the list's keys with their members, in the keys' order. */
+const PROJECTS_BY_UID = fixedStatement<{ uids: string[] }>(
+  'projects_by_uid',
+  (arg) => Prisma.sql`
+    SELECT ${PROJECT_COLUMNS}, ${MEMBERS}
+    FROM unnest(${arg('uids')}::uuid[]) WITH ORDINALITY AS wanted(uid, position)
+    JOIN projects p ON p.uid = wanted.uid
+    ORDER BY wanted.position`,
+);
+
 /**
  * These projects with their members, in the order of `uids`: one statement, the members as a JSON
  * aggregate per project (Prisma's include ran a second query and built its objects twice).
  */
-export async function projectsByUidIn(client: Prisma.TransactionClient, uids: string[]): Promise<Project[]> {
+export async function projectsByUidIn(run: RunStatement, uids: string[]): Promise<Project[]> {
   if (uids.length === 0) return [];
-  const rows = await client.$queryRaw<ProjectWithMembersRow[]>(
-    prepared(
-      'projects_by_uid',
-      Prisma.sql`
-    SELECT ${PROJECT_COLUMNS}, ${MEMBERS}
-    FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS wanted(uid, position)
-    JOIN projects p ON p.uid = wanted.uid
-    ORDER BY wanted.position`,
-    ),
-  );
+  const rows = await run<ProjectWithMembersRow>(PROJECTS_BY_UID.bind({ uids }));
   // A row deleted between the two queries is simply left out.
   return rows.map(projectOf);
 }

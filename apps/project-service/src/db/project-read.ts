@@ -1,9 +1,10 @@
 import type { ProjectReadout } from '../domain/project-store';
 import type { Project, ProjectCore } from '../domain/records';
 import { Prisma, type Project as ProjectModel } from '../generated/prisma/client';
+import type { RunStatement } from './database';
 import { membershipCte, membershipOf, type MembershipRow } from './project-access';
 import { projectCoreOf, projectOf, type MemberRow } from './row-mappers';
-import { prepared } from './prepared-statements';
+import { fixedStatement } from './prepared-statements';
 
 /**
  * The read of one project for a single-resource GET: the caller's memberships along its ancestor
@@ -40,22 +41,34 @@ export type ProjectWithMembersRow = ProjectModel & { members: MemberRow[] };
 type ReadRow = MembershipRow &
   (ProjectModel | { [K in keyof ProjectModel]: null }) & { members?: MemberRow[] };
 
+type ReadArgs = { uid: string; principal: string };
+
+/** Every GET of one project: made once, prepared once per connection (prepared-statements.ts). */
+const READ_STATEMENTS = {
+  core: fixedStatement<ReadArgs>(
+    'project_read',
+    (arg) => Prisma.sql`
+    ${membershipCte(arg('uid'), arg('principal'))}
+    SELECT a.*, ${PROJECT_COLUMNS}
+    FROM membership a LEFT JOIN projects p ON p.uid = ${arg('uid')}::uuid`,
+  ),
+  withMembers: fixedStatement<ReadArgs>(
+    'project_read_with_members',
+    (arg) => Prisma.sql`
+    ${membershipCte(arg('uid'), arg('principal'))}
+    SELECT a.*, ${PROJECT_COLUMNS}, ${MEMBERS}
+    FROM membership a LEFT JOIN projects p ON p.uid = ${arg('uid')}::uuid`,
+  ),
+};
+
 async function readRow(
-  client: Prisma.TransactionClient,
+  run: RunStatement,
   uid: string,
   principal: string,
   withMembers: boolean,
 ): Promise<ReadRow | undefined> {
-  // Every GET of one project: prepared once per connection (src/db/prepared-statements.ts).
-  const rows = await client.$queryRaw<ReadRow[]>(
-    prepared(
-      withMembers ? 'project_read_with_members' : 'project_read',
-      Prisma.sql`
-    ${membershipCte(uid, principal)}
-    SELECT a.*, ${PROJECT_COLUMNS}${withMembers ? Prisma.sql`, ${MEMBERS}` : Prisma.empty}
-    FROM membership a LEFT JOIN projects p ON p.uid = ${uid}::uuid`,
-    ),
-  );
+  const statement = withMembers ? READ_STATEMENTS.withMembers : READ_STATEMENTS.core;
+  const rows = await run<ReadRow>(statement.bind({ uid, principal }));
   return rows[0];
 }
 
@@ -106,19 +119,19 @@ export async function findProjectForUpdate(
 
 /** The project without its members, and the caller's memberships; undefined when it does not exist. */
 export async function readProjectCore(
-  client: Prisma.TransactionClient,
+  run: RunStatement,
   uid: string,
   principal: string,
 ): Promise<ProjectReadout<ProjectCore> | undefined> {
-  return readout(await readRow(client, uid, principal, false), projectCoreOf);
+  return readout(await readRow(run, uid, principal, false), projectCoreOf);
 }
 
 /** The project with its members, and the caller's memberships; undefined when it does not exist. */
 export async function readProject(
-  client: Prisma.TransactionClient,
+  run: RunStatement,
   uid: string,
   principal: string,
 ): Promise<ProjectReadout<Project> | undefined> {
-  const row = await readRow(client, uid, principal, true);
+  const row = await readRow(run, uid, principal, true);
   return readout(row, (model) => projectOf({ ...model, members: row?.members ?? [] }));
 }

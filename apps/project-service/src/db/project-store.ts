@@ -19,6 +19,7 @@ import type {
 } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { statementsOf, type Database, type RunStatement } from './database';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
 import type { ProjectChangeLog } from './project-change-log';
@@ -51,13 +52,20 @@ function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefi
  * (project-recorded-writes.ts); without, the writes keep their fewest statements.
  */
 export class PrismaProjectStore implements ProjectStore {
+  private readonly prisma: PrismaClient;
+  /** The reads outside transactions: straight on pg on PostgreSQL (Database.query). */
+  private readonly run: RunStatement;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    database: Pick<Database, 'prisma' | 'query'>,
     private readonly changes?: ProjectChangeLog,
-  ) {}
+  ) {
+    this.prisma = database.prisma;
+    this.run = database.query;
+  }
 
   membership(uid: string, principal: string): Promise<ChainMembership | undefined> {
-    return membershipAlongChain(this.prisma, uid, principal);
+    return membershipAlongChain(this.run, uid, principal);
   }
 
   find(uid: string): Promise<Project | undefined> {
@@ -65,11 +73,11 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined> {
-    return readProjectCore(this.prisma, uid, principal);
+    return readProjectCore(this.run, uid, principal);
   }
 
   read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined> {
-    return readProject(this.prisma, uid, principal);
+    return readProject(this.run, uid, principal);
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
@@ -215,21 +223,23 @@ export class PrismaProjectStore implements ProjectStore {
     cursor: ListCursor | undefined,
     limit: number,
   ): Promise<ListCursor[]> {
-    return visibleKeysIn(this.prisma, caller, filter, cursor, limit);
+    return visibleKeysIn(this.run, caller, filter, cursor, limit);
   }
 
   projectsByUid(uids: string[]): Promise<Project[]> {
-    return projectsByUidIn(this.prisma, uids);
+    return projectsByUidIn(this.run, uids);
   }
 
   inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T> {
     // REPEATABLE READ: every statement of the transaction sees the snapshot its first one took.
     return this.prisma.$transaction(
-      (transaction) =>
-        work({
-          visibleKeys: (...args) => visibleKeysIn(transaction, ...args),
-          projectsByUid: (uids) => projectsByUidIn(transaction, uids),
-        }),
+      (transaction) => {
+        const run = statementsOf(transaction);
+        return work({
+          visibleKeys: (...args) => visibleKeysIn(run, ...args),
+          projectsByUid: (uids) => projectsByUidIn(run, uids),
+        });
+      },
       {
         isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
         timeout: SNAPSHOT_TIMEOUT_MS,
