@@ -136,6 +136,9 @@ export function buildApp({
     }),
   );
   app.use(wakeRelayAfterWrites(events?.relay));
+  // The API first: every router before it is tried on every API request. None of the paths below
+  // it is under /api/v1.
+  app.use('/api/v1', jsonBody, authenticator, routes.router);
   app.use(metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   app.use(giteaHealthRoutes(() => database.isReady()));
@@ -154,7 +157,6 @@ export function buildApp({
       events: { documentPath: '/asyncapi.json', document: eventsAsyncApi },
     }),
   );
-  app.use('/api/v1', jsonBody, authenticator, routes.router);
   // Attachment downloads, at ROOT_URL/attachments/{uuid} as Gitea serves them.
   app.use(routes.siteRouter);
   app.use(routeNotFound());
