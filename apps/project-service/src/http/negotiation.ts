@@ -54,8 +54,8 @@ const negotiated = new Map<string, BodyCodec | null>();
 const NEGOTIATED_HEADERS = 256;
 const NEGOTIATED_HEADER_LENGTH = 256;
 
-/** The codec the Accept header prefers (q-values honoured); 406 when it allows none. */
-export function responseCodec(req: Request): BodyCodec {
+/** The codec the Accept header prefers (q-values honoured); null when it allows none. */
+function acceptedCodec(req: Request): BodyCodec | null {
   const accept = req.headers.accept ?? '';
   let codec = negotiated.get(accept);
   if (codec === undefined) {
@@ -66,6 +66,12 @@ export function responseCodec(req: Request): BodyCodec {
       negotiated.set(accept, codec);
     }
   }
+  return codec;
+}
+
+/** The codec the Accept header prefers (q-values honoured); 406 when it allows none. */
+export function responseCodec(req: Request): BodyCodec {
+  const codec = acceptedCodec(req);
   if (!codec)
     throw notAcceptable(
       `none of the acceptable media types is available; this service produces ${allMediaTypes.join(', ')}`,
@@ -116,8 +122,7 @@ function encodedBy(codec: BodyCodec): { inc(): void } {
 
 /** Sends an error body; when Accept allows nothing, the default format (a 406 must still say why). */
 export function sendErrorRepresentation(req: Request, res: Response, status: number, value: unknown): void {
-  const accepted = req.accepts(allMediaTypes);
-  const codec = (accepted && codecFor(accepted)) || codecs[0]!;
+  const codec = acceptedCodec(req) ?? codecs[0]!;
   res.vary('Accept');
   res.status(status).setHeader('Content-Type', codec.contentType);
   res.send(codec.encode(representations.Error, value));

@@ -9,8 +9,8 @@ import { requestId } from './request-id';
 // and its two metrics (count and duration), all taken from one listener when it ends. The access
 // line and the request's logger are only built when something is logged: at LOG_LEVEL=warn, a
 // request that succeeds serializes nothing. (pino-http did this with a child logger per request,
-// its request serialized at once whatever the level: 0.3 ms of CPU per request, three times what
-// the whole request costs the stack.)
+// its request serialized at once whatever the level: 0.3 ms of CPU per request, twice what the
+// whole request costs the stack.)
 
 declare module 'http' {
   interface IncomingMessage {
