@@ -96,7 +96,9 @@ describe('a single-resource GET is one database statement', () => {
 });
 
 describe('a write costs a fixed number of statements', () => {
-  it('PUT settings: the access check, one write statement (revision, settings and members), the re-read', async () => {
+  // The common writes check the caller's right and write in one statement
+  // (src/db/project-guarded-writes.ts), as a GET reads in one.
+  it('PUT settings with one If-Match revision: one statement (rights, revision, settings, members, the result)', async () => {
     const current = await service.request
       .get(`/projects/${child}/settings`)
       .set('Authorization', bearer('qc-wanda'))
@@ -110,31 +112,80 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect(response.status).toBe(200);
     expect({ count, sql }).toEqual({
-      count: 3,
+      count: 1,
+      sql: [expect.stringMatching(named('project_settings_update_guarded', 'WITH RECURSIVE'))],
+    });
+    expect(response.body).toMatchObject({
+      mission_statement: 'counted',
+      writers: [{ username: 'qc-wanda' }, { username: 'qc-walt' }],
+      // A PUT replaces the settings: a list left out is empty.
+      meeting_coordinators: [],
+    });
+  });
+
+  it('PUT settings without If-Match: the access check, the write and its members (a transaction), the re-read', async () => {
+    const { count, sql, response } = await counted(() =>
+      service.request
+        .put(`/projects/${child}/settings`)
+        .set('Authorization', bearer('qc-wanda'))
+        .send({ writers: [{ username: 'qc-wanda' }], mission_statement: 'unconditional' }),
+    );
+    expect(response.status).toBe(200);
+    // Prisma reports a transaction's COMMIT as a statement, not its BEGIN.
+    expect({ count, sql }).toEqual({
+      count: 5,
       sql: [
         expect.stringMatching(named('project_membership', 'WITH RECURSIVE')),
-        expect.stringMatching(/^\s*WITH updated AS \(\s*UPDATE projects/),
+        expect.stringMatching(/^\s*UPDATE projects/),
+        expect.stringMatching(/^\s*WITH wanted AS/),
+        expect.stringMatching(/COMMIT/),
         expect.stringMatching(/^\s*SELECT/),
       ],
     });
   });
 
-  it('PUT base, the parent unchanged: the access check, the current project, one UPDATE, the re-read', async () => {
+  it('PUT base, the parent unchanged: one statement (rights, revision, the write, the result)', async () => {
     const current = await service.request
       .get(`/projects/${child}`)
       .set('Authorization', bearer('qc-wanda'))
       .expect(200);
-    const { count, response } = await counted(() =>
+    const { count, sql, response } = await counted(() =>
       service.request
         .put(`/projects/${child}`)
         .set('If-Match', String(current.headers['etag']))
         .set('Authorization', bearer('qc-wanda'))
         .send({ ...current.body, description: 'counted' }),
     );
-    expect({ status: response.status, count }).toEqual({ status: 200, count: 4 });
+    expect({ status: response.status, count, sql }).toEqual({
+      status: 200,
+      count: 1,
+      sql: [expect.stringMatching(named('project_base_update_guarded', 'WITH RECURSIVE'))],
+    });
+    expect(response.body).toMatchObject({ uid: child, description: 'counted', parent_uid: org });
   });
 
-  it("POST: the parent's access check, one INSERT statement (project and members), the re-read", async () => {
+  it('PUT base with a stale If-Match: the guarded statement, then the full path answers 412', async () => {
+    const current = await service.request
+      .get(`/projects/${child}`)
+      .set('Authorization', bearer('qc-wanda'))
+      .expect(200);
+    const { count, sql, response } = await counted(() =>
+      service.request
+        .put(`/projects/${child}`)
+        .set('If-Match', '"b1"')
+        .set('Authorization', bearer('qc-wanda'))
+        .send({ ...current.body, description: 'stale' }),
+    );
+    // The rare path pays for the common one: the guarded statement, the current project, the
+    // conditional UPDATE, the same in the move-safe transaction, the re-read that tells 412 from 404.
+    expect({ status: response.status, count, first: sql[0] }).toEqual({
+      status: 412,
+      count: 7,
+      first: expect.stringMatching(named('project_base_update_guarded', 'WITH RECURSIVE')),
+    });
+  });
+
+  it("POST: one statement (the parent's rights, the project and its members, the result)", async () => {
     const { count, sql, response } = await counted(() =>
       service.request
         .post('/projects')
@@ -150,14 +201,47 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect(response.status).toBe(201);
     expect({ count, sql }).toEqual({
-      count: 3,
-      sql: [
-        expect.stringMatching(named('project_membership', 'WITH RECURSIVE')),
-        expect.stringMatching(/^\s*WITH inserted AS \(\s*INSERT INTO projects/),
-        expect.stringMatching(/^\s*SELECT/),
-      ],
+      count: 1,
+      sql: [expect.stringMatching(named('project_insert_guarded', 'WITH RECURSIVE'))],
     });
-    expect(response.body).toMatchObject({ slug: 'qc-counted', parent_uid: org });
+    expect(response.body).toMatchObject({
+      slug: 'qc-counted',
+      parent_uid: org,
+      writers: [{ username: 'qc-wanda' }],
+      auditors: [{ username: 'qc-otto' }],
+      meeting_coordinators: [],
+    });
+  });
+
+  it('POST by a caller who may not write the parent: the one statement, no write', async () => {
+    const { count, response } = await counted(() =>
+      service.request
+        .post('/projects')
+        .set('Authorization', bearer('qc-otto'))
+        .send({ slug: 'qc-refused', name: 'refused', description: 'd', parent_uid: org }),
+    );
+    expect({ status: response.status, count }).toEqual({ status: 403, count: 1 });
+    await service.request
+      .get('/projects?slug=qc-refused')
+      .set('Authorization', bearer('qc-wanda'))
+      .expect(200)
+      .expect((listed) => expect(listed.body.projects).toEqual([]));
+  });
+
+  it('DELETE: one statement (rights along the chain, revision, the delete)', async () => {
+    const doomed = (await createProject(service, { parent_uid: org })).uid;
+    const { count, sql, response } = await counted(() =>
+      service.request
+        .delete(`/projects/${doomed}`)
+        .set('If-Match', '"b1"')
+        .set('Authorization', bearer('qc-wanda')),
+    );
+    expect({ status: response.status, count, sql }).toEqual({
+      status: 204,
+      count: 1,
+      sql: [expect.stringMatching(named('project_delete_guarded', 'WITH RECURSIVE'))],
+    });
+    await service.request.get(`/projects/${doomed}`).set('Authorization', bearer('qc-wanda')).expect(404);
   });
 });
 

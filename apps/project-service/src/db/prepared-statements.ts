@@ -58,7 +58,7 @@ export class BoundStatement {
 }
 
 /** A statement made once (its text, its name and its parameters' order), run with new values. */
-export interface FixedStatement<Args extends Record<string, unknown>> {
+export interface FixedStatement<Args extends object> {
   readonly name: string;
   readonly text: string;
   bind(args: Args): BoundStatement;
@@ -67,17 +67,19 @@ export interface FixedStatement<Args extends Record<string, unknown>> {
 /**
  * The hottest statements, made once when their module loads, marked as prepared() marks them:
  * building a statement of fragments at every run, then hashing its 1.5 kB text for its name, was
- * about 10 µs of a GET's 430 µs of CPU. `build` writes the statement with `arg(key)` where a run's
- * value goes; constants stay in the text's parameters as given.
+ * about 10 µs of a GET's 430 µs of CPU. `build` writes the statement with `arg(key)` (or `args.key`)
+ * where a run's value goes; constants stay in the text's parameters as given.
  */
-export function fixedStatement<Args extends Record<string, unknown>>(
+export function fixedStatement<Args extends object>(
   name: string,
-  build: (arg: <Key extends keyof Args & string>(key: Key) => Args[Key]) => Prisma.Sql,
+  build: (arg: <Key extends keyof Args & string>(key: Key) => Args[Key], args: Args) => Prisma.Sql,
 ): FixedStatement<Args> {
-  const sql = prepared(
-    name,
-    build((key) => new Slot(key) as never),
-  );
+  const arg = (key: string) => new Slot(key) as never;
+  // `args.key` is `arg('key')`: a builder of records (a project's values) fills them from a run's.
+  const args = new Proxy({} as Args, {
+    get: (_target, key) => (typeof key === 'string' ? arg(key) : undefined),
+  });
+  const sql = prepared(name, build(arg, args));
   const text = sql.text;
   const template = sql.values;
   const statement = statementName({ sql: text });
@@ -88,7 +90,9 @@ export function fixedStatement<Args extends Record<string, unknown>>(
       new BoundStatement(
         statement,
         text,
-        template.map((value) => (value instanceof Slot ? args[value.key] : value)),
+        template.map((value) =>
+          value instanceof Slot ? (args as Record<string, unknown>)[value.key] : value,
+        ),
       ),
   };
 }

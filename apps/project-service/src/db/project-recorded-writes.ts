@@ -7,13 +7,16 @@ import { prepared } from './prepared-statements';
 import { projectImage } from './project-image';
 import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import {
+  baseAssignments,
   insertStatement,
+  insertValues,
+  memberColumns,
   membersOfRows,
   membersReplacedAfterUpdate,
   settingsRevisionAllowed,
   settingsUpdate,
 } from './project-write';
-import { projectOf } from './row-mappers';
+import { memberRows, projectOf } from './row-mappers';
 
 // The writes of events on, each with its change event, in one statement: the change, the project
 // as it is after (the write's answer), and the event recorded in the outbox (outboxInsert) with an
@@ -37,8 +40,7 @@ export async function insertProjectRecording(
   event: PlannedEvent,
 ): Promise<Project> {
   const statement = insertStatement(
-    randomUUID(),
-    project,
+    insertValues(randomUUID(), project),
     Prisma.sql`*`,
     (insertMembers) => Prisma.sql`, added AS (
       ${insertMembers}
@@ -76,14 +78,7 @@ export async function baseUpdateRecording(
       Prisma.sql`
     WITH p AS (
       UPDATE projects
-      SET slug = ${update.slug}, name = ${update.name}, description = ${update.description},
-        public = ${update.public}, is_foundation = ${update.isFoundation},
-        autojoin_enabled = ${update.autojoinEnabled}, category = ${update.category}, stage = ${update.stage},
-        legal_entity_type = ${update.legalEntityType}, legal_entity_name = ${update.legalEntityName},
-        legal_parent_uid = ${update.legalParentUid}, funding_model = ${update.fundingModel}::text[],
-        charter_url = ${update.charterUrl}, entity_formation_document_url = ${update.entityFormationDocumentUrl},
-        logo_url = ${update.logoUrl}, repository_url = ${update.repositoryUrl}, website_url = ${update.websiteUrl},
-        formation_date = ${update.formationDate}, entity_dissolution_date = ${update.entityDissolutionDate},
+      SET ${baseAssignments(update)},
         base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
       WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)}
         AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
@@ -137,11 +132,11 @@ export async function settingsWriteRecording(
     ), updated AS (
       ${settingsUpdate(
         uid,
-        update,
+        { ...update, now: new Date() },
         Prisma.sql`${settingsRevisionAllowed(allowed)} AND settings_revision = (SELECT b."settingsRevision" FROM before b)`,
         Prisma.sql`*`,
       )}
-    ), ${membersReplacedAfterUpdate(uid, update)}, result AS (
+    ), ${membersReplacedAfterUpdate(uid, memberColumns(memberRows(update)))}, result AS (
       SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p
     ), ${recorded(event, Prisma.sql`before`)}
     SELECT b."settingsRevision" AS "beforeRevision", r.* FROM before b LEFT JOIN result r ON TRUE`,

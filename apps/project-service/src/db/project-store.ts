@@ -3,6 +3,7 @@ import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
 import type {
   DeleteOutcome,
+  GuardedWrite,
   ListReader,
   ProjectReadout,
   ProjectStore,
@@ -23,6 +24,12 @@ import { statementsOf, type Database, type RunStatement } from './database';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
 import type { ProjectChangeLog } from './project-change-log';
+import {
+  deleteGuarded,
+  insertGuarded,
+  updateBaseGuarded,
+  updateSettingsGuarded,
+} from './project-guarded-writes';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
 import {
   baseUpdateRecording,
@@ -78,6 +85,43 @@ export class PrismaProjectStore implements ProjectStore {
 
   read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined> {
     return readProject(this.run, uid, principal);
+  }
+
+  // The guarded writes (project-guarded-writes.ts) are events off only: with events on, each write
+  // is one statement with its event already, after the access check (project-recorded-writes.ts).
+
+  createGuarded(caller: Caller, project: NewProject): Promise<GuardedWrite<Project> | undefined> {
+    return this.changes ? Promise.resolve(undefined) : insertGuarded(this.run, caller, project);
+  }
+
+  updateBaseGuarded(
+    caller: Caller,
+    uid: string,
+    update: ProjectBaseUpdate,
+    allowed: AllowedRevisions,
+  ): Promise<GuardedWrite<ProjectCore> | undefined> {
+    return this.changes
+      ? Promise.resolve(undefined)
+      : updateBaseGuarded(this.run, caller, uid, update, allowed);
+  }
+
+  updateSettingsGuarded(
+    caller: Caller,
+    uid: string,
+    update: ProjectSettingsUpdate,
+    revision: number,
+  ): Promise<GuardedWrite<Project> | undefined> {
+    return this.changes
+      ? Promise.resolve(undefined)
+      : updateSettingsGuarded(this.run, caller, uid, update, revision);
+  }
+
+  deleteGuarded(
+    caller: Caller,
+    uid: string,
+    allowed: AllowedRevisions,
+  ): Promise<GuardedWrite<true> | undefined> {
+    return this.changes ? Promise.resolve(undefined) : deleteGuarded(this.run, caller, uid, allowed);
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {

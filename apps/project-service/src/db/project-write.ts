@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewProject, Project, ProjectSettingsUpdate } from '../domain/records';
+import type { NewProject, Project, ProjectDetails, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
@@ -38,9 +38,9 @@ export async function writeSettings(
     const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
     const rows = await prisma.$queryRaw<{ written: bigint | number }[]>`
       WITH updated AS (
-        ${settingsUpdate(uid, update, Prisma.sql`settings_revision = ${allowed[0]}::int`)}
+        ${settingsUpdate(uid, { ...update, now: new Date() }, Prisma.sql`settings_revision = ${allowed[0]}::int`)}
       ), wanted AS (
-        ${membersTable(members)}
+        ${membersTable(memberColumns(members))}
       ), removed AS (
         ${removedMembers(uid, written)}
       ), upserted AS (
@@ -64,11 +64,12 @@ async function writeSettingsInTransaction(
 ): Promise<number> {
   const revisionMatches =
     allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  const written = await transaction.$executeRaw`${settingsUpdate(uid, update, revisionMatches)}`;
+  const written =
+    await transaction.$executeRaw`${settingsUpdate(uid, { ...update, now: new Date() }, revisionMatches)}`;
   if (written === 0) return 0;
   await transaction.$executeRaw`
     WITH wanted AS (
-      ${membersTable(memberRows(update))}
+      ${membersTable(memberColumns(memberRows(update)))}
     ), removed AS (
       ${removedMembers(uid, Prisma.sql`TRUE`)}
     )
@@ -93,8 +94,8 @@ export async function writeSettingsReturning(
 ): Promise<Project | undefined> {
   const rows = await transaction.$queryRaw<ProjectWithMembersRow[]>`
     WITH updated AS (
-      ${settingsUpdate(uid, update, settingsRevisionAllowed(allowed), Prisma.sql`*`)}
-    ), ${membersReplacedAfterUpdate(uid, update)}
+      ${settingsUpdate(uid, { ...update, now: new Date() }, settingsRevisionAllowed(allowed), Prisma.sql`*`)}
+    ), ${membersReplacedAfterUpdate(uid, memberColumns(memberRows(update)))}
     SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p`;
   const row = rows[0];
   return row && projectOf(row);
@@ -110,10 +111,10 @@ export function settingsRevisionAllowed(allowed: AllowedRevisions): Prisma.Sql {
  * wrote, the new member rows returned as `upserted` (every other member row of the project is
  * deleted, so they are the new lists).
  */
-export function membersReplacedAfterUpdate(uid: string, update: ProjectSettingsUpdate): Prisma.Sql {
+export function membersReplacedAfterUpdate(uid: string, members: MemberColumns): Prisma.Sql {
   const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
   return Prisma.sql`wanted AS (
-      ${membersTable(memberRows(update))}
+      ${membersTable(members)}
     ), removed AS (
       ${removedMembers(uid, written)}
     ), upserted AS (
@@ -134,18 +135,36 @@ export function membersOfRows(relation: Prisma.Sql): Prisma.Sql {
     FROM ${relation} m) AS "members"`;
 }
 
+/** The SET list of a base write: every base column from `values` (the parent is set apart). */
+export function baseAssignments(values: ProjectDetails): Prisma.Sql {
+  const v = values;
+  return Prisma.sql`slug = ${v.slug}, name = ${v.name}, description = ${v.description},
+    public = ${v.public}::boolean, is_foundation = ${v.isFoundation}::boolean,
+    autojoin_enabled = ${v.autojoinEnabled}::boolean, category = ${v.category}, stage = ${v.stage},
+    legal_entity_type = ${v.legalEntityType}, legal_entity_name = ${v.legalEntityName},
+    legal_parent_uid = ${v.legalParentUid}, funding_model = ${v.fundingModel}::text[],
+    charter_url = ${v.charterUrl}, entity_formation_document_url = ${v.entityFormationDocumentUrl},
+    logo_url = ${v.logoUrl}, repository_url = ${v.repositoryUrl}, website_url = ${v.websiteUrl},
+    formation_date = ${v.formationDate}, entity_dissolution_date = ${v.entityDissolutionDate}`;
+}
+
+/** The settings columns a settings write sets, and its time (the application's clock). */
+export type SettingsValues = Pick<ProjectSettingsUpdate, 'announcementDate' | 'missionStatement'> & {
+  now: Date;
+};
+
 /** The conditional UPDATE of a project's settings columns and revision, returning its uid (or `returning`). */
 export function settingsUpdate(
   uid: string,
-  update: ProjectSettingsUpdate,
+  values: SettingsValues,
   condition: Prisma.Sql,
   returning: Prisma.Sql = Prisma.sql`uid`,
 ): Prisma.Sql {
   return Prisma.sql`UPDATE projects
-    SET announcement_date = ${update.announcementDate},
-        mission_statement = ${update.missionStatement},
+    SET announcement_date = ${values.announcementDate},
+        mission_statement = ${values.missionStatement},
         settings_revision = settings_revision + 1,
-        settings_updated_at = ${new Date()}::timestamptz
+        settings_updated_at = ${values.now}::timestamptz
     WHERE uid = ${uid}::uuid AND ${condition}
     RETURNING ${returning}`;
 }
@@ -168,15 +187,37 @@ export function upsertedMembers(uid: string, onlyIf: Prisma.Sql): Prisma.Sql {
 
 type MemberWrite = ReturnType<typeof memberRows>[number];
 
+/** The member rows column by column: the six array parameters of membersTable. */
+export interface MemberColumns {
+  memberRoles: string[];
+  memberPositions: number[];
+  memberUsernames: string[];
+  memberNames: string[];
+  memberEmails: string[];
+  memberAvatars: string[];
+}
+
+/** The settings' member rows (memberRows) column by column. */
+export function memberColumns(members: MemberWrite[]): MemberColumns {
+  return {
+    memberRoles: members.map((member) => member.role),
+    memberPositions: members.map((member) => member.position),
+    memberUsernames: members.map((member) => member.username),
+    memberNames: members.map((member) => member.name),
+    memberEmails: members.map((member) => member.email),
+    memberAvatars: members.map((member) => member.avatar),
+  };
+}
+
 /** The member rows as a table (role, position, username, name, email, avatar): six array parameters. */
-export function membersTable(members: MemberWrite[]): Prisma.Sql {
+export function membersTable(columns: MemberColumns): Prisma.Sql {
   return Prisma.sql`SELECT * FROM unnest(
-    ${members.map((member) => member.role)}::text[],
-    ${members.map((member) => member.position)}::int[],
-    ${members.map((member) => member.username)}::text[],
-    ${members.map((member) => member.name)}::text[],
-    ${members.map((member) => member.email)}::text[],
-    ${members.map((member) => member.avatar)}::text[]
+    ${columns.memberRoles}::text[],
+    ${columns.memberPositions}::int[],
+    ${columns.memberUsernames}::text[],
+    ${columns.memberNames}::text[],
+    ${columns.memberEmails}::text[],
+    ${columns.memberAvatars}::text[]
   ) AS w(role, position, username, name, email, avatar)`;
 }
 
@@ -187,40 +228,51 @@ export function membersTable(members: MemberWrite[]): Prisma.Sql {
  */
 export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
   const uid = randomUUID();
-  await client.$executeRaw`${insertStatement(uid, project, Prisma.sql`uid`, (insertMembers) => insertMembers)}`;
+  await client.$executeRaw`${insertStatement(insertValues(uid, project), Prisma.sql`uid`, (insertMembers) => insertMembers)}`;
   return uid;
 }
 
-/** The create's statement: the project's INSERT (RETURNING `returning`) and its members' (as `tail` places it). */
+/** What the create's statement inserts: the project, its new uid, its time, its members by column. */
+export type InsertValues = NewProject & MemberColumns & { uid: string; now: Date };
+
+/** The create's values for a project: its members by column, the application's clock (as every later write uses). */
+export function insertValues(uid: string, project: NewProject): InsertValues {
+  return { ...project, ...memberColumns(memberRows(project)), uid, now: new Date() };
+}
+
+/**
+ * The create's statement: the project's INSERT (RETURNING `returning`), when `guarded`'s guard
+ * holds, and its members' (as `tail` places it). A SELECT rather than VALUES, so the guard can stand in its WHERE:
+ * every value is cast to its column's type.
+ */
 export function insertStatement(
-  uid: string,
-  project: NewProject,
+  values: InsertValues,
   returning: Prisma.Sql,
   tail: (insertMembers: Prisma.Sql) => Prisma.Sql,
+  guarded?: { withItems: Prisma.Sql; guard: Prisma.Sql },
 ): Prisma.Sql {
-  // The application's clock, as every later write uses (a base or settings write's updated_at).
-  const now = new Date();
-  const members = memberRows(project);
+  const v = values;
+  // The guard's WITH items (membershipCte) come first; `inserted` follows them.
   return Prisma.sql`
-    WITH inserted AS (
+    ${guarded ? Prisma.sql`${guarded.withItems},` : Prisma.sql`WITH`} inserted AS (
       INSERT INTO projects (
         uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
         stage, legal_entity_type, legal_entity_name, legal_parent_uid, funding_model, charter_url,
         entity_formation_document_url, logo_url, repository_url, website_url, formation_date,
         entity_dissolution_date, announcement_date, mission_statement, created_at, updated_at,
         settings_updated_at
-      ) VALUES (
-        ${uid}::uuid, ${project.parentUid}::uuid, ${project.slug}, ${project.name}, ${project.description},
-        ${project.public}, ${project.isFoundation}, ${project.autojoinEnabled}, ${project.category},
-        ${project.stage}, ${project.legalEntityType}, ${project.legalEntityName}, ${project.legalParentUid},
-        ${project.fundingModel}::text[], ${project.charterUrl}, ${project.entityFormationDocumentUrl},
-        ${project.logoUrl}, ${project.repositoryUrl}, ${project.websiteUrl}, ${project.formationDate},
-        ${project.entityDissolutionDate}, ${project.announcementDate}, ${project.missionStatement},
-        ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-      )
+      ) SELECT
+        ${v.uid}::uuid, ${v.parentUid}::uuid, ${v.slug}::text, ${v.name}::text, ${v.description}::text,
+        ${v.public}::boolean, ${v.isFoundation}::boolean, ${v.autojoinEnabled}::boolean, ${v.category}::text,
+        ${v.stage}::text, ${v.legalEntityType}::text, ${v.legalEntityName}::text, ${v.legalParentUid}::text,
+        ${v.fundingModel}::text[], ${v.charterUrl}::text, ${v.entityFormationDocumentUrl}::text,
+        ${v.logoUrl}::text, ${v.repositoryUrl}::text, ${v.websiteUrl}::text, ${v.formationDate}::text,
+        ${v.entityDissolutionDate}::text, ${v.announcementDate}::text, ${v.missionStatement}::text,
+        ${v.now}::timestamptz, ${v.now}::timestamptz, ${v.now}::timestamptz
+      WHERE ${guarded?.guard ?? Prisma.sql`TRUE`}
       RETURNING ${returning}
     ), wanted AS (
-      ${membersTable(members)}
+      ${membersTable(v)}
     )
     ${tail(Prisma.sql`INSERT INTO project_members (project_uid, role, position, username, name, email, avatar)
     SELECT i.uid, w.role, w.position, w.username, w.name, w.email, w.avatar FROM inserted i, wanted w`)}`;

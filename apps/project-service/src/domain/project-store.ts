@@ -26,6 +26,17 @@ export interface ProjectReadout<Record> {
   project: Record;
 }
 
+/**
+ * A write checked and made in one statement: the caller's memberships along the chain the write
+ * checked (the project's; a create's, the parent's), undefined when that project does not exist,
+ * and what was written, undefined when nothing was (no right, a stale revision, a move, a taken
+ * slug: the domain then takes the full path, which answers each).
+ */
+export interface GuardedWrite<T> {
+  membership: ChainMembership | undefined;
+  written: T | undefined;
+}
+
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
 
@@ -58,6 +69,31 @@ export interface ProjectStore extends ListReader {
   /** The same with the member lists. */
   read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined>;
   create(project: NewProject): Promise<WriteOutcome<Project>>;
+  /**
+   * The common writes in one statement each, guarded by the SQL form of the right accessOf() gives
+   * (src/db/project-access.ts): a create under a parent the caller may write, a base write that
+   * keeps the parent, a settings write with one If-Match revision, a delete of a non-root project by
+   * a writer of its parent. Undefined when the store does not make the write so (change events on)
+   * or the statement failed on a constraint: the domain takes the full path.
+   */
+  createGuarded(caller: Caller, project: NewProject): Promise<GuardedWrite<Project> | undefined>;
+  updateBaseGuarded(
+    caller: Caller,
+    uid: string,
+    update: ProjectBaseUpdate,
+    allowed: AllowedRevisions,
+  ): Promise<GuardedWrite<ProjectCore> | undefined>;
+  updateSettingsGuarded(
+    caller: Caller,
+    uid: string,
+    update: ProjectSettingsUpdate,
+    revision: number,
+  ): Promise<GuardedWrite<Project> | undefined>;
+  deleteGuarded(
+    caller: Caller,
+    uid: string,
+    allowed: AllowedRevisions,
+  ): Promise<GuardedWrite<true> | undefined>;
   /**
    * Writes the base information and the parent as given (the domain has checked the hierarchy
    * rules); a move under the project itself or a descendant is refused in the same transaction

@@ -2,7 +2,7 @@ import { badRequest, conflict, forbidden, preconditionFailed } from '@repo/http-
 import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
 import type { Caller } from './caller';
 import type { AllowedRevisions } from './revisions';
-import type { ListReader, ProjectStore, WriteOutcome } from './project-store';
+import type { GuardedWrite, ListReader, ProjectStore, WriteOutcome } from './project-store';
 import type {
   ListCursor,
   ListFilter,
@@ -54,6 +54,23 @@ export function projectService(store: ProjectStore) {
     // The cycle check itself happens in the store, atomically with the write.
   }
 
+  /**
+   * The caller's rights from a guarded write's memberships (GuardedWrite). A write the store's
+   * guard let through must be one accessOf() allows: otherwise the SQL form of the rule
+   * (project-access.ts) and this one disagree, a defect, never an answer.
+   */
+  function guardedAccess(
+    caller: Caller,
+    attempt: GuardedWrite<unknown>,
+    right: keyof ProjectAccess,
+  ): ProjectAccess | undefined {
+    const access = attempt.membership && accessOf(caller, attempt.membership);
+    if (attempt.written !== undefined && !access?.[right]) {
+      throw new Error(`a write passed the store's guard that accessOf() refuses (${right})`);
+    }
+    return access;
+  }
+
   return {
     /** The base representation needs no member lists: one read of the row and the caller's rights. */
     async getBase(caller: Caller, uid: string): Promise<ProjectCore> {
@@ -70,8 +87,20 @@ export function projectService(store: ProjectStore) {
       return readout.project;
     },
 
+    // Each write first tries the store's guarded form (one statement: the check and the write);
+    // when that wrote nothing, the memberships it read decide a refusal, and the full path (the
+    // hierarchy rules, the If-Match outcome, the constraint errors) everything else.
+
     async create(caller: Caller, project: NewProject): Promise<Project> {
-      await requireWritableParent(caller, project.parentUid, 'create a project under this parent');
+      const attempt = await store.createGuarded(caller, project);
+      if (attempt) {
+        const parentAccess = guardedAccess(caller, attempt, 'write');
+        if (attempt.written) return attempt.written;
+        if (!parentAccess) throw badRequest(INVALID_PARENT);
+        if (!parentAccess.write) throw forbidden('not allowed to create a project under this parent');
+      } else {
+        await requireWritableParent(caller, project.parentUid, 'create a project under this parent');
+      }
       return written(await store.create(project));
     },
 
@@ -80,15 +109,20 @@ export function projectService(store: ProjectStore) {
       uid: string,
       update: ProjectBaseUpdate,
       allowed: AllowedRevisions,
-    ): Promise<Project> {
-      requireRight(await accessTo(caller, uid), 'write', 'update this project');
+    ): Promise<ProjectCore> {
+      const attempt = await store.updateBaseGuarded(caller, uid, update, allowed);
+      const access = attempt ? guardedAccess(caller, attempt, 'write') : await accessTo(caller, uid);
+      if (attempt?.written) return attempt.written;
+      requireRight(access, 'write', 'update this project');
       const current = await found(uid);
       await checkNewParent(caller, current, update.parentUid);
       return written(await store.updateBase(uid, update, allowed));
     },
 
     async delete(caller: Caller, uid: string, allowed: AllowedRevisions): Promise<void> {
-      const access = await accessTo(caller, uid);
+      const attempt = await store.deleteGuarded(caller, uid, allowed);
+      const access = attempt ? guardedAccess(caller, attempt, 'writeParent') : await accessTo(caller, uid);
+      if (attempt?.written) return;
       requireRight(access, 'writeParent', 'delete this project');
       const current = await found(uid);
       if (current.parentUid === undefined) throw badRequest('the root project cannot be deleted');
@@ -111,7 +145,13 @@ export function projectService(store: ProjectStore) {
       update: ProjectSettingsUpdate,
       allowed: AllowedRevisions,
     ): Promise<Project> {
-      requireRight(await accessTo(caller, uid), 'write', "update this project's settings");
+      const attempt =
+        allowed?.length === 1
+          ? await store.updateSettingsGuarded(caller, uid, update, allowed[0]!)
+          : undefined;
+      const access = attempt ? guardedAccess(caller, attempt, 'write') : await accessTo(caller, uid);
+      if (attempt?.written) return attempt.written;
+      requireRight(access, 'write', "update this project's settings");
       return written(await store.updateSettings(uid, update, allowed));
     },
 
