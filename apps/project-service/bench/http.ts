@@ -5,8 +5,8 @@
  *   npx tsx bench/run.ts          (pnpm run bench runs the codec bench first)
  *
  * Seeds 10,000 projects (bench/seed.ts), measures the unpaged list's time and memory ("full list"
- * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1;
- * last, the writes with change events on (bench/events.ts, "events" in BENCH_SCENARIOS).
+ * in BENCH_SCENARIOS), then loads the reads and writes below as a writer inherited from level 1
+ * (the DELETE's leaves are made anew for each run: doomedProjects in bench/seed.ts); last, the writes with change events on (bench/events.ts, "events" in BENCH_SCENARIOS).
  */
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -14,6 +14,7 @@ import {
   benchAgainstBaseline,
   median,
   selected,
+  settingsFromEnvironment,
   withClient,
   type BenchResults,
   type Measurement,
@@ -21,7 +22,7 @@ import {
   type ServerProcess,
 } from '@repo/testing/bench';
 import { eventSections } from './events';
-import { ADMIN, BENCH_TREE, bigParentSlug, CALLER, deepProjects, seedProjects } from './seed';
+import { ADMIN, BENCH_TREE, bigParentSlug, CALLER, deepProjects, doomedProjects, seedProjects } from './seed';
 
 const APP_DIR = path.resolve(__dirname, '..');
 const JWT_SECRET = 'project-service-bench-secret-0123456789';
@@ -37,6 +38,9 @@ function scenarios(databaseUrl: string, deep: string[]): Scenario[] {
   // Writes: eight projects per connection at 64, so no two requests in flight race for one ETag.
   const writeTargets = deep.slice(0, 512);
   const readPaths = (suffix: string) => deep.slice(512, 712).map((uid) => `/projects/${uid}${suffix}`);
+  // The DELETE scenario's projects are new leaves under the last of them, more than a run deletes.
+  const doomedParent = deep[712]!;
+  const doomedPerRun = Math.ceil(4000 * settingsFromEnvironment().duration);
   const bigParent = withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ uid: string }>(
       `SELECT uid::text AS uid FROM projects WHERE slug = $1`,
@@ -135,6 +139,19 @@ function scenarios(databaseUrl: string, deep: string[]): Scenario[] {
       }),
     },
     {
+      name: 'DELETE /projects/{uid} (If-Match)',
+      load: async () => ({
+        method: 'DELETE',
+        headers: reader,
+        mode: {
+          kind: 'per-connection',
+          targets: (
+            await withClient(databaseUrl, (client) => doomedProjects(client, doomedParent, doomedPerRun))
+          ).map((uid) => ({ path: `/projects/${uid}`, etag: '"b1"' })),
+        },
+      }),
+    },
+    {
       name: 'POST /projects',
       load: async () => ({
         method: 'POST',
@@ -221,7 +238,7 @@ export function runHttpBench(): Promise<BenchResults> {
       description: '10,000 projects, 6 levels',
       run: async (client) => {
         await seedProjects(client);
-        return deepProjects(client, 712);
+        return deepProjects(client, 713);
       },
     },
     measure: async (servers) =>

@@ -136,3 +136,28 @@ export async function deepProjects(
   );
   return rows.map((row) => row.uid);
 }
+
+/**
+ * `count` new leaf projects under `parent`, each with a writer, for the DELETE scenario to delete
+ * one by one (those an earlier run left are deleted first, so the tree stays the seeded one).
+ */
+export async function doomedProjects(client: Client, parent: string, count: number): Promise<string[]> {
+  await client.query('DELETE FROM projects WHERE parent_uid = $1::uuid', [parent]);
+  const tag = Date.now().toString(36);
+  const { rows } = await client.query<{ uid: string }>(
+    `INSERT INTO projects (uid, slug, name, description, parent_uid, category, stage, website_url)
+     SELECT gen_random_uuid(), 'doomed-' || $3 || '-' || g, 'Doomed ' || g,
+       'A leaf project the bench deletes, with a description of ordinary length.', $1::uuid,
+       'Sandbox', 'Active', 'https://doomed-' || g || '.example.org/'
+     FROM generate_series(1, $2::int) AS g
+     RETURNING uid::text AS uid`,
+    [parent, count, tag],
+  );
+  await client.query(
+    `INSERT INTO project_members (project_uid, role, position, username, name, email)
+     SELECT uid, 'writer', 0, 'doomed-writer', 'Doomed Writer', 'doomed@example.org'
+     FROM projects WHERE parent_uid = $1::uuid`,
+    [parent],
+  );
+  return rows.map((row) => row.uid);
+}

@@ -85,10 +85,10 @@ function rolesAlongChain(nodes: NodeSpec[], index: number, role: string) {
   let writer = false;
   let auditor = false;
   for (let at: number | undefined = index; at !== undefined;) {
-    const spec = nodes[at]!;
+    const spec: NodeSpec = nodes[at]!;
     writer ||= spec.writers.includes(role);
     auditor ||= spec.auditors.includes(role);
-    const parentIndex = spec.parent % (at + 1);
+    const parentIndex: number = spec.parent % (at + 1);
     at = parentIndex === 0 ? undefined : parentIndex - 1;
   }
   return { writer, auditor };

@@ -268,4 +268,33 @@ describe('the bench baseline answers as the service does', () => {
       duplicateService.body.toString(),
     ]);
   });
+
+  it('DELETE with If-Match, and its refusals', async () => {
+    const one = await createProject(service, { parent_uid: middle.uid });
+    const two = await createProject(service, { parent_uid: middle.uid });
+    const a = await fromService('DELETE', `/projects/${one.uid}`, {
+      authorization: writer(),
+      'If-Match': '"b1"',
+    });
+    const b = await fromBaseline('DELETE', `/projects/${two.uid}`, {
+      authorization: writer(),
+      'If-Match': '"b1"',
+    });
+    expect([a.status, a.body.length]).toEqual([204, 0]);
+    expect([b.status, b.body.toString()]).toEqual([204, '']);
+    await fromBaseline('GET', `/projects/${two.uid}`, { authorization: writer() }).then((gone) =>
+      expect(gone.status).toBe(404),
+    );
+    const refusals: [string, Record<string, string>][] = [
+      [`/projects/${deep.uid}`, { authorization: writer(), 'If-Match': '"b999"' }],
+      [`/projects/${deep.uid}`, { authorization: auditor() }],
+      [`/projects/${hidden.uid}`, { authorization: writer() }],
+      [`/projects/${middle.uid}`, { authorization: writer() }],
+      [`/projects/${await rootUid(service)}`, { authorization: bearer(ADMIN_PRINCIPAL) }],
+    ];
+    for (const [path, headers] of refusals) {
+      const { service: expected, baseline: actual } = await answers('DELETE', path, headers);
+      expect({ path, ...actual }).toEqual({ path, ...expected });
+    }
+  });
 });

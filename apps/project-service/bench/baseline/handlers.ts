@@ -7,7 +7,7 @@
  * stack and the service's extra round trips cost (the baseline folds the access check into its
  * write and its list into one statement). It proves nothing about correctness or validation:
  * bodies are taken as well-formed, and only the bench's requests are answered (GET, PUT base
- * without moves, PUT settings, POST, lists; JSON, XML, gob). test/baseline-identity.test.ts keeps
+ * without moves, PUT settings, POST, DELETE, lists; JSON, XML, gob). test/baseline-identity.test.ts keeps
  * its answers byte-identical to the service's.
  */
 import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
@@ -441,6 +441,36 @@ export function createBaseline(options: BaselineOptions) {
     }
   }
 
+  async function remove(request: BaselineRequest, caller: Caller, uid: string) {
+    const allowed = revisionsAllowedBy(header(request, 'if-match'), 'base') ?? null;
+    try {
+      const [row] = await run<MembershipRow & { deleted: number; is_root: boolean | null }>(
+        Prisma.sql`${membershipCte(uid, caller.principal)},
+        deleted AS (
+          DELETE FROM projects p
+          WHERE p.uid = ${uid}::uuid AND p.parent_uid IS NOT NULL
+            AND (${caller.isAdmin} OR (SELECT writer_of_ancestors FROM membership))
+            AND (${allowed}::int[] IS NULL OR p.base_revision = ANY(${allowed}::int[]))
+          RETURNING p.uid
+        )
+        SELECT a.*, (SELECT count(*) FROM deleted)::int AS deleted,
+          (SELECT p.parent_uid IS NULL FROM projects p WHERE p.uid = ${uid}::uuid) AS is_root
+        FROM membership a`,
+      );
+      const access = rightsOf(caller, row);
+      if (!row || !access?.view) return error(request, 404, 'project not found');
+      if (!(caller.isAdmin || row.writer_of_ancestors))
+        return error(request, 403, 'not allowed to delete this project');
+      if (row.deleted > 0) return { status: 204, headers: {}, body: '' };
+      if (row.is_root) return error(request, 400, 'the root project cannot be deleted');
+      return error(request, 412, 'the resource was changed: If-Match does not match the current ETag');
+    } catch (failure) {
+      if (['23001', '23503'].includes((failure as { code?: string }).code ?? ''))
+        return error(request, 409, 'the project still has child projects');
+      throw failure;
+    }
+  }
+
   async function list(request: BaselineRequest, caller: Caller, search: URLSearchParams) {
     const conditions = [visibleToCaller(caller)];
     const parent = search.get('parent_uid');
@@ -490,6 +520,7 @@ export function createBaseline(options: BaselineOptions) {
       const uid = match[1]!.toLowerCase();
       const settingsPart = match[2] !== undefined;
       if (request.method === 'GET') return getOne(request, caller, uid, settingsPart);
+      if (request.method === 'DELETE' && !settingsPart) return remove(request, caller, uid);
       if (request.method === 'PUT') {
         const body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
         return settingsPart ? putSettings(request, caller, uid, body) : putBase(request, caller, uid, body);

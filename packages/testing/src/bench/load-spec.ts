@@ -10,14 +10,17 @@ export interface LoadTarget {
 export type LoadMode =
   /** Every connection walks through the paths in turn. */
   | { kind: 'cycle'; paths: string[]; body?: string }
-  /** Requests walk through the targets, each sending the ETag its target's last answer carried. */
+  /**
+   * Requests (of all connections together) walk through the targets, each sending the ETag its
+   * target's last answer carried; as many targets as requests make each request's target its own.
+   */
   | { kind: 'per-connection'; targets: LoadTarget[] }
   /** Every request's body is `template` with each `{{n}}` a number unique in the run. */
   | { kind: 'unique'; path: string; template: string };
 
 export interface LoadSpec {
   url: string;
-  method: 'GET' | 'PUT' | 'POST' | 'PATCH';
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
   headers: Record<string, string>;
   mode: LoadMode;
   connections: number;
