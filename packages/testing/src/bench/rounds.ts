@@ -38,11 +38,18 @@ export const settingsFromEnvironment = (): RoundSettings => ({
   connections: (process.env.BENCH_CONNECTIONS ?? '1,16,64').split(',').map(Number),
 });
 
-/** BENCH_SCENARIOS: comma-separated substrings; a scenario runs when its name contains one. */
+/**
+ * BENCH_SCENARIOS: comma-separated substrings; a scenario runs when its name contains one (one
+ * ending in `$` when its name ends with it: `GET /orgs/{org}$` is not the org's feed).
+ */
 export function selected(name: string): boolean {
   const filter = process.env.BENCH_SCENARIOS;
   if (!filter) return true;
-  return filter.split(',').some((part) => name.toLowerCase().includes(part.trim().toLowerCase()));
+  const lower = name.toLowerCase();
+  return filter.split(',').some((part) => {
+    const wanted = part.trim().toLowerCase();
+    return wanted.endsWith('$') ? lower.endsWith(wanted.slice(0, -1)) : lower.includes(wanted);
+  });
 }
 
 function fold(results: LoadResult[]) {
