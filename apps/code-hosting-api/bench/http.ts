@@ -17,6 +17,7 @@ import {
   type BenchResults,
   type Scenario,
   type ServerProcess,
+  withClient,
 } from '@repo/testing/bench';
 import { seedAccounts, tokenSecret } from './seed';
 
@@ -47,7 +48,34 @@ async function uploadAttachments(service: ServerProcess): Promise<string[]> {
   return uuids;
 }
 
-function scenarios(attachments: string[]): Scenario[] {
+/** Organizations `user1` owns, for the edit scenario (made on first use: the reads run before it). */
+async function ownedOrganizations(databaseUrl: string, count: number): Promise<string[]> {
+  return withClient(databaseUrl, async (client) => {
+    await client.query(
+      `INSERT INTO accounts (name, lower_name, full_name, email, type, visibility, description, website, location,
+         created_at, updated_at)
+       SELECT 'owned' || i, 'owned' || i, 'Owned ' || i, 'owned' || i || '@example.org', 'organization', 'public',
+         'An organization user1 owns.', 'https://owned' || i || '.example.org', 'Remote', now(), now()
+       FROM generate_series(1, $1::int) AS i
+       ON CONFLICT (lower_name) DO NOTHING`,
+      [count],
+    );
+    await client.query(
+      `INSERT INTO teams (org_id, name, lower_name, description, permission, can_create_org_repo, includes_all_repositories)
+       SELECT o.id, 'Owners', 'owners', '', 'owner', true, true FROM accounts o
+       WHERE o.lower_name LIKE 'owned%' AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.org_id = o.id)`,
+    );
+    await client.query(
+      `INSERT INTO team_members (team_id, account_id)
+       SELECT t.id, u.id FROM teams t JOIN accounts o ON o.id = t.org_id, accounts u
+       WHERE o.lower_name LIKE 'owned%' AND u.lower_name = 'user1'
+       ON CONFLICT DO NOTHING`,
+    );
+    return Array.from({ length: count }, (_, i) => `owned${i + 1}`);
+  });
+}
+
+function scenarios(attachments: string[], databaseUrl: string): Scenario[] {
   const get =
     (paths: string[]): Scenario['load'] =>
     async () => ({ method: 'GET', headers: reader, mode: { kind: 'cycle', paths } });
@@ -68,6 +96,41 @@ function scenarios(attachments: string[]): Scenario[] {
     {
       name: 'GET /orgs/{org}/activities/feeds',
       load: get(range(30, (i) => `/api/v1/orgs/org${i * 30 + 1}/activities/feeds`)),
+    },
+    // The writes last: what they add is not in the reads' data.
+    {
+      name: 'POST /orgs',
+      load: async () => ({
+        method: 'POST',
+        headers: { ...reader, 'content-type': 'application/json' },
+        mode: {
+          kind: 'unique',
+          path: '/api/v1/orgs',
+          template: JSON.stringify({
+            username: 'made-{{n}}',
+            full_name: 'Made by the bench {{n}}',
+            description: 'An organization the bench creates.',
+            website: 'https://made.example.org',
+            location: 'Remote',
+            visibility: 'public',
+          }),
+        },
+      }),
+    },
+    {
+      name: 'PATCH /orgs/{org}',
+      load: async () => ({
+        method: 'PATCH',
+        headers: { ...reader, 'content-type': 'application/json' },
+        // One request per organization at a time, in turn: no two in flight write one row.
+        mode: {
+          kind: 'per-connection',
+          targets: (await ownedOrganizations(databaseUrl, 256)).map((org) => ({
+            path: `/api/v1/orgs/${org}`,
+            body: JSON.stringify({ description: `Edited by the bench: ${org}.`, location: 'Somewhere else' }),
+          })),
+        },
+      }),
     },
     {
       name: 'GET /repos/{o}/{r}/issues/{i}/assets (no baseline)',
@@ -100,7 +163,8 @@ export async function runHttpBench(): Promise<BenchResults> {
           '1,000 users, 1,000 organizations with 3 teams, 5,000 repositories, 20,000 issues, 50,000 feed rows',
         run: (client) => seedAccounts(client, ADMIN.username),
       },
-      scenarios: async (servers) => scenarios(await uploadAttachments(servers.service)),
+      scenarios: async (servers, _seeded, databaseUrl) =>
+        scenarios(await uploadAttachments(servers.service), databaseUrl),
       caller: 'user1 (all-scope token), a member of 1 organization in 30',
     });
   } finally {

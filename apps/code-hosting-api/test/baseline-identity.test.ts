@@ -48,6 +48,24 @@ async function answers(path: string, token?: string) {
   return { expected, actual: { status: answer.status, body: answer.body } };
 }
 
+/** The same write sent to the service and to the baseline. */
+async function writeAnswers(method: string, path: string, body: unknown, token?: string) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(token ? { authorization: `token ${token}` } : {}),
+  };
+  const response = await fetch(`${service.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+  const service_ = { status: response.status, body: await response.text() };
+  const answer = await baseline({ method, url: path, headers, body: Buffer.from(JSON.stringify(body)) });
+  return { service: service_, baseline: { status: answer.status, body: answer.body } };
+}
+
+/** An organization's JSON with the fields two creations cannot share (its id and name) masked. */
+function maskedOrg(body: string): unknown {
+  const org = JSON.parse(body) as Record<string, unknown>;
+  return { ...org, id: '<id>', name: '<name>', username: '<name>', avatar_url: '<avatar>' };
+}
+
 describe('the bench baseline answers as the service does', () => {
   const callers = () => ({
     owner: owner.token,
@@ -108,5 +126,88 @@ describe('the bench baseline answers as the service does', () => {
   it('answers 404 for an organization that does not exist the same way', async () => {
     const { expected, actual } = await answers(`${api}/orgs/no-such-org`, owner.token);
     expect(actual).toEqual(expected);
+  });
+
+  it('POST /orgs: a creation, a taken name, an anonymous caller', async () => {
+    const fields = {
+      full_name: 'Made Twice',
+      description: 'by both',
+      website: 'https://x.example.org',
+      visibility: 'limited',
+    };
+    const created = await writeAnswers(
+      'POST',
+      `${api}/orgs`,
+      { username: `svc-made-${Date.now()}`, ...fields },
+      member.token,
+    );
+    expect(created.service.status).toBe(201);
+    const made = await baseline({
+      method: 'POST',
+      url: `${api}/orgs`,
+      headers: { authorization: `token ${member.token}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ username: `base-made-${Date.now()}`, ...fields })),
+    });
+    expect([made.status, maskedOrg(String(made.body))]).toEqual([201, maskedOrg(created.service.body)]);
+    // The baseline's organization is one the service reads as its own: the creator owns it.
+    const name = (JSON.parse(String(made.body)) as { name: string }).name;
+    const permissions = await fetch(
+      `${service.baseUrl}${api}/users/${member.username}/orgs/${name}/permissions`,
+      {
+        headers: { authorization: `token ${member.token}` },
+      },
+    );
+    expect(await permissions.json()).toMatchObject({ is_owner: true });
+    for (const [body, token, status] of [
+      [{ username: orgs.open }, member.token, 422],
+      [{ username: `nobody-${Date.now()}` }, undefined, 401],
+    ] as const) {
+      // The taken name is tried on the baseline first: the service's answer does not depend on it.
+      const answer = await baseline({
+        method: 'POST',
+        url: `${api}/orgs`,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `token ${token}` } : {}),
+        },
+        body: Buffer.from(JSON.stringify(body)),
+      });
+      const response = await fetch(`${service.baseUrl}${api}/orgs`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `token ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: response.status,
+        body: await response.text(),
+      });
+      expect(answer.status).toBe(status);
+    }
+  });
+
+  it('PATCH /orgs/{org}: by its owner, an admin, a member, an outsider, anonymous; no fields', async () => {
+    const cases: [string, Record<string, unknown>, string | undefined, number][] = [
+      [orgs.open, { description: 'edited ✓', location: 'Mars' }, owner.token, 200],
+      [orgs.limited, { full_name: 'By the admin', visibility: 'public' }, admin, 200],
+      [orgs.open, { description: 'not mine' }, member.token, 403],
+      [orgs.closed, { description: 'not seen' }, outsider.token, 404],
+      [orgs.open, { description: 'anonymous' }, undefined, 401],
+      [orgs.open, {}, owner.token, 200],
+      ['no-such-org', { description: 'x' }, owner.token, 404],
+    ];
+    for (const [org, body, token, status] of cases) {
+      // The service writes first; the baseline then writes the same again, so both answer alike.
+      const { service: expected, baseline: actual } = await writeAnswers(
+        'PATCH',
+        `${api}/orgs/${org}`,
+        body,
+        token,
+      );
+      expect({ org, request: body, ...actual }).toEqual({ org, request: body, ...expected });
+      expect({ org, request: body, status: actual.status }).toEqual({ org, request: body, status });
+    }
   });
 });

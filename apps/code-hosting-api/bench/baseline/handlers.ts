@@ -6,8 +6,8 @@
  * (src/domain/access.ts): the conversion is part of the work; Express, Prisma, zod and the extra
  * round trips are what is "in the way".
  *
- * Built for the bench's reads: GET /orgs/{org}, /orgs, /users/{u}/orgs, the permissions and the
- * activity feed. The attachment list and download have no baseline yet.
+ * Built for the bench's requests: GET /orgs/{org}, /orgs, /users/{u}/orgs, the permissions and the
+ * activity feed; POST /orgs and PATCH /orgs/{org}. The attachments have no baseline yet.
  * `query` runs one statement (pg in the bench server, the test database in the identity test).
  */
 import { createHash } from 'node:crypto';
@@ -114,14 +114,18 @@ export function createBaseline(options: BaselineOptions) {
   }
 
   /** The caller of a row, or a response refusing the request. */
-  function callerOf(row: CallerRow | undefined, token: string | null): Caller | BaselineResponse {
+  function callerOf(
+    row: CallerRow | undefined,
+    token: string | null,
+    access: 'read' | 'write' = 'read',
+  ): Caller | BaselineResponse {
     if (token && !row?.caller) return error(401, 'invalid username, password or token');
     if (!row?.caller) return { user: undefined, publicOnly: false };
     const scopes = row.caller.scopes.split(',').filter(Boolean);
-    if (!scopesAllow(scopes, 'organization', 'read')) {
+    if (!scopesAllow(scopes, 'organization', access)) {
       return error(
         403,
-        `token does not have at least one of required scope(s), required=[read:organization], token scope=${scopes.join(',')}`,
+        `token does not have at least one of required scope(s), required=[${access}:organization], token scope=${scopes.join(',')}`,
       );
     }
     return { user: accountOf(row.caller.account), publicOnly: scopes.includes('public-only') };
@@ -147,6 +151,124 @@ export function createBaseline(options: BaselineOptions) {
     if (!org || org.type !== 'organization' || !seesAccount(caller, org, row!.caller_member)) {
       return error(404, `organization ${name} does not exist`);
     }
+    return json(200, wire.toOrganization(org, caller));
+  }
+
+  /**
+   * POST /orgs: the caller's right to create (site administrator, or allowed by the account and the
+   * deployment), the organization, its Owners team and the caller in it, in one statement.
+   */
+  async function createOrg(token: string | null, body: Json): Promise<BaselineResponse> {
+    const name = String(body['username']);
+    let row: (CallerRow & { org: Json | null }) | undefined;
+    try {
+      [row] = await query<CallerRow & { org: Json | null }>(
+        `WITH ${CALLER_CTE}, creator AS (
+           SELECT (c.account->>'id')::bigint AS id FROM caller c
+           WHERE NOT (',' || c.scopes || ',' LIKE '%,public-only,%')
+             AND ((c.account->>'is_admin')::boolean OR ((c.account->>'allow_create_organization')::boolean AND NOT $10))
+         ), org AS (
+           INSERT INTO accounts (name, lower_name, full_name, email, type, visibility, description, website,
+             location, repo_admin_change_team_access, created_at, updated_at)
+           SELECT $2, lower($2), $3, $4, 'organization', $5, $6, $7, $8, $9, now(), now() FROM creator
+           RETURNING *
+         ), team AS (
+           INSERT INTO teams (org_id, name, lower_name, description, permission, can_create_org_repo,
+             includes_all_repositories, created_at)
+           SELECT id, 'Owners', 'owners', '', 'owner', true, true, now() FROM org
+           RETURNING id
+         ), member AS (
+           INSERT INTO team_members (team_id, account_id) SELECT team.id, creator.id FROM team, creator
+         )
+         SELECT (SELECT row_to_json(c) FROM caller c) AS caller, (SELECT row_to_json(o) FROM org o) AS org`,
+        [
+          token && hashOf(token),
+          name,
+          body['full_name'] ?? '',
+          body['email'] ?? '',
+          body['visibility'] ?? 'public',
+          body['description'] ?? '',
+          body['website'] ?? '',
+          body['location'] ?? '',
+          body['repo_admin_change_team_access'] ?? false,
+          defaultSettings.disableRegularOrgCreation,
+        ],
+      );
+    } catch (failure) {
+      if ((failure as { code?: string }).code === '23505')
+        return error(422, `user already exists [name: ${name}]`);
+      throw failure;
+    }
+    const caller = callerOf(row, token, 'write');
+    if ('status' in caller) return caller;
+    if (!caller.user) return error(401, 'token is required');
+    if (!row?.org) return error(403, 'user is not allowed to create organizations');
+    return json(201, wire.toOrganization(accountOf(row.org), caller));
+  }
+
+  /**
+   * PATCH /orgs/{org}: the organization, whether the caller may see it and owns it, and the
+   * supplied fields written when so, in one statement (a visibility change under the danger-zone
+   * setting is the site administrators' only).
+   */
+  async function editOrg(token: string | null, name: string, body: Json): Promise<BaselineResponse> {
+    const given = (field: string) => (body[field] === undefined ? null : body[field]);
+    const [row] = await query<
+      CallerRow & { org: Json | null; caller_member: boolean; caller_owner: boolean; updated: Json | null }
+    >(
+      `WITH ${CALLER_CTE}, o AS (
+         SELECT * FROM accounts WHERE lower_name = lower($2) AND type = 'organization'
+       ), rights AS (
+         SELECT ${CALLER_MEMBER_OF('o')} AS caller_member,
+           EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+             WHERE t.org_id = o.id AND t.permission = 'owner'
+               AND m.account_id = (SELECT (account->>'id')::bigint FROM caller)) AS caller_owner,
+           EXISTS (SELECT 1 FROM caller c WHERE (c.account->>'is_admin')::boolean
+             AND NOT (',' || c.scopes || ',' LIKE '%,public-only,%')) AS site_admin,
+           EXISTS (SELECT 1 FROM caller c WHERE ',' || c.scopes || ',' LIKE '%,public-only,%') AS public_only
+         FROM o
+       ), updated AS (
+         UPDATE accounts a SET full_name = coalesce($3, a.full_name), email = coalesce($4, a.email),
+           description = coalesce($5, a.description), website = coalesce($6, a.website),
+           location = coalesce($7, a.location), visibility = coalesce($8, a.visibility),
+           repo_admin_change_team_access = coalesce($9, a.repo_admin_change_team_access), updated_at = now()
+         FROM o, rights r
+         WHERE a.id = o.id AND (r.site_admin OR (r.caller_owner AND NOT r.public_only))
+           AND (r.site_admin OR NOT $10 OR $8::text IS NULL OR $8 = o.visibility)
+           AND ($3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::boolean) IS DISTINCT FROM
+               (NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+         RETURNING a.*
+       )
+       SELECT (SELECT row_to_json(c) FROM caller c) AS caller, (SELECT row_to_json(o) FROM o) AS org,
+         coalesce((SELECT caller_member FROM rights), false) AS caller_member,
+         coalesce((SELECT caller_owner FROM rights), false) AS caller_owner,
+         (SELECT row_to_json(u) FROM updated u) AS updated`,
+      [
+        token && hashOf(token),
+        name,
+        given('full_name'),
+        given('email'),
+        given('description'),
+        given('website'),
+        given('location'),
+        given('visibility'),
+        given('repo_admin_change_team_access'),
+        defaultSettings.orgDangerZoneRestricted,
+      ],
+    );
+    const caller = callerOf(row, token, 'write');
+    if ('status' in caller) return caller;
+    if (!caller.user) return error(401, 'token is required');
+    const org = row?.org ? accountOf(row.org) : undefined;
+    if (!org || !seesAccount(caller, org, row!.caller_member)) {
+      return error(404, `organization ${name} does not exist`);
+    }
+    const siteAdmin = caller.user.isAdmin && !caller.publicOnly;
+    if (!siteAdmin && (caller.publicOnly || !row!.caller_owner))
+      return error(403, 'must be an organization owner');
+    if (row!.updated) return json(200, wire.toOrganization(accountOf(row!.updated), caller));
+    if (body['visibility'] !== undefined && body['visibility'] !== org.visibility && !siteAdmin)
+      return error(403, 'Organization danger zone actions are restricted to site administrators');
     return json(200, wire.toOrganization(org, caller));
   }
 
@@ -334,9 +456,13 @@ export function createBaseline(options: BaselineOptions) {
     const token = tokenOf(request, url.searchParams);
     if (token === undefined) return error(401, 'invalid username, password or token');
     let match: RegExpExecArray | null;
-    if (path === '/api/v1/orgs') return listOrgs(token, url.searchParams);
-    if ((match = /^\/api\/v1\/orgs\/([^/]+)$/.exec(path)))
-      return getOrg(token, decodeURIComponent(match[1]!));
+    const body = () => JSON.parse(request.body.toString('utf8') || '{}') as Json;
+    if (path === '/api/v1/orgs')
+      return request.method === 'POST' ? createOrg(token, body()) : listOrgs(token, url.searchParams);
+    if ((match = /^\/api\/v1\/orgs\/([^/]+)$/.exec(path))) {
+      const name = decodeURIComponent(match[1]!);
+      return request.method === 'PATCH' ? editOrg(token, name, body()) : getOrg(token, name);
+    }
     if ((match = /^\/api\/v1\/orgs\/([^/]+)\/activities\/feeds$/.exec(path)))
       return feed(token, decodeURIComponent(match[1]!), url.searchParams);
     if ((match = /^\/api\/v1\/users\/([^/]+)\/orgs$/.exec(path)))
