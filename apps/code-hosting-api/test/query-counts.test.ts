@@ -180,6 +180,43 @@ describe('a token-authenticated request', () => {
   });
 });
 
+describe('an organization write', () => {
+  const names = () => statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql);
+
+  it('POST /orgs: the token, then the organization, its Owners team and the creator in one statement', async () => {
+    const creator = await createUser(service, 'count-creator');
+    queries = 0;
+    const name = uniqueName('count-made');
+    await service.request
+      .post(`${api}/orgs`)
+      .set(...auth(creator.token))
+      .send({ username: name, full_name: 'Counted' })
+      .expect(201);
+    expect(names()).toEqual(['token_by_hash', 'organization_create']);
+    // The creator owns it: the Owners team and its member were written by that one statement.
+    await service.request
+      .get(`${api}/users/${creator.username}/orgs/${name}/permissions`)
+      .set(...auth(creator.token))
+      .expect(200)
+      .expect((response) => expect(response.body).toMatchObject({ is_owner: true }));
+  });
+
+  it("PATCH /orgs/{org}: the token, the organization, the caller's teams there, the write", async () => {
+    const owner = await createUser(service, 'count-editor');
+    const org = (await createOrg(service, owner)).name;
+    queries = 0;
+    await service.request
+      .patch(`${api}/orgs/${org}`)
+      .set(...auth(owner.token))
+      .send({ description: 'counted', location: 'Here' })
+      .expect(200)
+      .expect((response) =>
+        expect(response.body).toMatchObject({ description: 'counted', location: 'Here' }),
+      );
+    expect(names()).toEqual(['token_by_hash', 'account_by_name', 'teams_of_member', 'organization_edit']);
+  });
+});
+
 describe('a password (Basic) login', () => {
   // The failed-login backoff's state is in the database (src/domain/login-throttle.ts): one
   // statement reads the counters and counts ahead before the password is checked, one clears and

@@ -170,12 +170,12 @@ export function organizationService(store: Store, settings: OrganizationSettings
       const user = assertMayCreate(caller);
       assertUsableAccountName(name, 'username');
       assertEmail(fields.email);
-      await assertNameFree(name);
+      // A taken name (a user's or an organization's, in any case) fails the write itself: no read
+      // before it, which a concurrent creation could outrun anyway.
       const created = await store.createOrganization(
         { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
         { team: ownersTeam, memberId: user.id },
       );
-      // A concurrent creation of the same name may have won since the check above.
       if (created.kind === 'name-taken') throw accountExistsError(name);
       return created.value;
     },
