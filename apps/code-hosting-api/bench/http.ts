@@ -75,6 +75,31 @@ async function ownedOrganizations(databaseUrl: string, count: number): Promise<s
   });
 }
 
+/**
+ * One attachment row on issue 3 of each repository user1 may write through a team (metadata only: a
+ * rename does not touch the stored object), made on first use after the reads; their paths.
+ */
+async function renamedAttachments(databaseUrl: string): Promise<string[]> {
+  const issues = `SELECT i.id, i.repo_id, o.name AS org, r.name AS repo FROM issues i
+    JOIN repositories r ON r.id = i.repo_id JOIN accounts o ON o.id = r.owner_id
+    WHERE i.index = 3 AND EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
+      WHERE t.org_id = o.id AND t.permission IN ('write', 'admin', 'owner') AND t.includes_all_repositories
+        AND m.account_id = (SELECT id FROM accounts WHERE lower_name = 'user1'))`;
+  return withClient(databaseUrl, async (client) => {
+    await client.query(
+      `INSERT INTO attachments (uuid, repo_id, issue_id, uploader_id, name, content_type, size)
+       SELECT gen_random_uuid()::text, w.repo_id, w.id, (SELECT id FROM accounts WHERE lower_name = 'user1'),
+         'crash-' || w.id || '.log', 'text/plain', 4096
+       FROM (${issues}) w WHERE NOT EXISTS (SELECT 1 FROM attachments a WHERE a.issue_id = w.id)`,
+    );
+    const { rows } = await client.query<{ path: string }>(
+      `SELECT '/api/v1/repos/' || w.org || '/' || w.repo || '/issues/3/assets/' || a.id AS path
+       FROM (${issues}) w JOIN attachments a ON a.issue_id = w.id ORDER BY a.id`,
+    );
+    return rows.map((row) => row.path);
+  });
+}
+
 function scenarios(attachments: string[], databaseUrl: string): Scenario[] {
   const get =
     (paths: string[]): Scenario['load'] =>
@@ -131,6 +156,21 @@ function scenarios(attachments: string[], databaseUrl: string): Scenario[] {
           })),
         },
       }),
+    },
+    {
+      name: 'PATCH /repos/{o}/{r}/issues/{i}/assets/{id} (no baseline)',
+      load: async () => ({
+        method: 'PATCH',
+        headers: { ...reader, 'content-type': 'application/json' },
+        mode: {
+          kind: 'per-connection',
+          targets: (await renamedAttachments(databaseUrl)).map((path) => ({
+            path,
+            body: JSON.stringify({ name: `renamed-by-the-bench-${path.split('/').at(-1)}.log` }),
+          })),
+        },
+      }),
+      serviceOnly: true,
     },
     {
       name: 'GET /repos/{o}/{r}/issues/{i}/assets (no baseline)',

@@ -13,6 +13,7 @@ import {
   uniqueName,
   type Actor,
 } from './actors';
+import { issueFixture, uploaded } from './attachment-fixtures';
 
 // Lists answer in a fixed number of database round trips, however many entries a page holds:
 // no query per listed entry (an N+1 loop shows as a count that grows with `limit`).
@@ -214,6 +215,28 @@ describe('an organization write', () => {
         expect(response.body).toMatchObject({ description: 'counted', location: 'Here' }),
       );
     expect(names()).toEqual(['token_by_hash', 'account_by_name', 'teams_of_member', 'organization_edit']);
+  });
+});
+
+describe('an attachment rename', () => {
+  // Not yet the few statements it could be: the repository (with its open issue counts), its owner,
+  // the caller's teams, the issue with its poster and every attachment, the attachment again, the
+  // write. Pinned so that it does not grow; issue 23's next step is to make it a statement or two.
+  it('PATCH …/assets/{id}: ten statements, the last the write', async () => {
+    const fixture = await issueFixture(service);
+    const attachment = await uploaded(service, fixture.assets, fixture.owner.token);
+    queries = 0;
+    await service.request
+      .patch(`${fixture.assets}/${attachment.id}`)
+      .set(...auth(fixture.owner.token))
+      .send({ name: 'renamed.txt' })
+      .expect(201)
+      .expect((response) => expect(response.body).toMatchObject({ id: attachment.id, name: 'renamed.txt' }));
+    expect({ count: queries, first: statements[0], last: statements.at(-1) }).toEqual({
+      count: 10,
+      first: expect.stringMatching(/^\/\* prepared: token_by_hash \*\//),
+      last: expect.stringMatching(/^UPDATE "public"."attachments" SET "name"/),
+    });
   });
 });
 
