@@ -1,12 +1,37 @@
+import { notFound } from '@repo/http-errors';
+import { Prisma, type Attachment } from '../generated/prisma/client';
+import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { StoreDatabase } from './store';
 import { writeRecorded, type ChangeLog } from './change-log';
-import { toAttachment } from './row-mappers';
+import { toAttachment, type Int8 } from './row-mappers';
 
 const UUID_BATCH = 1000;
 
+type AttachmentRow = Omit<
+  Attachment,
+  'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'
+> & {
+  id: Int8;
+  repoId: Int8;
+  issueId: Int8 | null;
+  uploaderId: Int8 | null;
+  size: Int8;
+  downloadCount: Int8;
+};
+
+/** PATCH …/assets/{id}'s write, the attachment after: one named statement. */
+const RENAME_ATTACHMENT = fixedStatement<{ id: number; name: string }>(
+  'attachment_rename',
+  (arg) => Prisma.sql`
+    UPDATE attachments SET name = ${arg('name')} WHERE id = ${arg('id')}::bigint
+    RETURNING id AS "id", uuid AS "uuid", repo_id AS "repoId", issue_id AS "issueId",
+      uploader_id AS "uploaderId", name AS "name", content_type AS "contentType", size AS "size",
+      download_count AS "downloadCount", created_at AS "createdAt"`,
+);
+
 /** Attachment rows; `changes` records their change events (when on). */
-export function attachmentStore(prisma: PrismaClient, changes?: ChangeLog): AttachmentStore {
+export function attachmentStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): AttachmentStore {
   return {
     async createAttachment(attachment, commitObject) {
       return prisma.$transaction(
@@ -50,6 +75,12 @@ export function attachmentStore(prisma: PrismaClient, changes?: ChangeLog): Atta
     },
 
     async renameAttachment(id, name) {
+      if (!changes) {
+        const [row] = await query<AttachmentRow>(RENAME_ATTACHMENT.bind({ id, name }));
+        // Deleted since it was read: 404, as Prisma's update answered.
+        if (!row) throw notFound('record not found');
+        return toAttachment(row);
+      }
       return writeRecorded(
         prisma,
         changes,

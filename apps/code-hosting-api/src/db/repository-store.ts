@@ -1,12 +1,76 @@
 import type { AccessLevel } from '../domain/records';
 import type { RepositoryStore } from '../domain/repository-store';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
+import { ACCOUNT_COLUMNS } from './account-store';
+import { fixedStatement } from './prepared-statements';
+import type { StoreDatabase } from './store';
 import { recordAction } from './action-store';
 import type { ChangeLog } from './change-log';
-import { toAttachment, toRepositories, toRepository } from './row-mappers';
+import { toAttachment, toRepositories, toRepository, type AccountRow, type Int8 } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
 
-export function repositoryStore(prisma: PrismaClient, changes?: ChangeLog): RepositoryStore {
+/** Columns of a repository `r`, prefixed, beside its owner's (ACCOUNT_COLUMNS of `a`). */
+type RepositoryByNameRow = AccountRow & {
+  repoId: Int8;
+  repoName: string;
+  repoLowerName: string;
+  repoDescription: string;
+  repoWebsite: string;
+  repoIsPrivate: boolean;
+  repoIsArchived: boolean;
+  repoArchivedAt: Date | null;
+  repoCreatedAt: Date;
+  repoUpdatedAt: Date;
+  openIssues: Int8;
+  openPulls: Int8;
+};
+
+/**
+ * Every request under /repos/{owner}/{repo} finds the repository first: the repository, its owner
+ * and its open issue and pull request counts in one named statement (before: three of Prisma's).
+ */
+const REPOSITORY_BY_NAME = fixedStatement<{ ownerLowerName: string; lowerName: string }>(
+  'repository_by_name',
+  (arg) => Prisma.sql`
+    SELECT ${ACCOUNT_COLUMNS},
+      r.id AS "repoId", r.name AS "repoName", r.lower_name AS "repoLowerName",
+      r.description AS "repoDescription", r.website AS "repoWebsite", r.is_private AS "repoIsPrivate",
+      r.is_archived AS "repoIsArchived", r.archived_at AS "repoArchivedAt",
+      r.created_at AS "repoCreatedAt", r.updated_at AS "repoUpdatedAt",
+      (SELECT count(*) FROM issues i WHERE i.repo_id = r.id AND NOT i.is_closed AND NOT i.is_pull) AS "openIssues",
+      (SELECT count(*) FROM issues i WHERE i.repo_id = r.id AND NOT i.is_closed AND i.is_pull) AS "openPulls"
+    FROM accounts a JOIN repositories r ON r.owner_id = a.id
+    WHERE a.lower_name = ${arg('ownerLowerName')} AND r.lower_name = ${arg('lowerName')}`,
+);
+
+/** A member of an organization's team asks it on every repository request: named. */
+const COLLABORATOR_LEVEL = fixedStatement<{ repoId: number; accountId: number }>(
+  'collaborator_level',
+  (arg) => Prisma.sql`
+    SELECT permission AS "permission" FROM collaborations
+    WHERE repo_id = ${arg('repoId')}::bigint AND account_id = ${arg('accountId')}::bigint`,
+);
+
+function repositoryOfRow(row: RepositoryByNameRow) {
+  return toRepository(
+    {
+      id: row.repoId,
+      owner: row,
+      name: row.repoName,
+      lowerName: row.repoLowerName,
+      description: row.repoDescription,
+      website: row.repoWebsite,
+      isPrivate: row.repoIsPrivate,
+      isArchived: row.repoIsArchived,
+      archivedAt: row.repoArchivedAt,
+      createdAt: row.repoCreatedAt,
+      updatedAt: row.repoUpdatedAt,
+    },
+    { issues: Number(row.openIssues), pulls: Number(row.openPulls) },
+  );
+}
+
+export function repositoryStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): RepositoryStore {
   return {
     async createRepository(repository, { collaborator, action }) {
       return unlessNameTaken(() =>
@@ -38,11 +102,10 @@ export function repositoryStore(prisma: PrismaClient, changes?: ChangeLog): Repo
     },
 
     async findRepository(ownerName, name) {
-      const row = await prisma.repository.findFirst({
-        where: { owner: { lowerName: ownerName.toLowerCase() }, lowerName: name.toLowerCase() },
-        include: { owner: true },
-      });
-      return row ? (await toRepositories(prisma, [row]))[0]! : undefined;
+      const [row] = await query<RepositoryByNameRow>(
+        REPOSITORY_BY_NAME.bind({ ownerLowerName: ownerName.toLowerCase(), lowerName: name.toLowerCase() }),
+      );
+      return row ? repositoryOfRow(row) : undefined;
     },
 
     async findRepositoryById(id) {
@@ -106,10 +169,8 @@ export function repositoryStore(prisma: PrismaClient, changes?: ChangeLog): Repo
     },
 
     async collaboratorLevel(repoId, accountId) {
-      const row = await prisma.collaboration.findUnique({
-        where: { repoId_accountId: { repoId: BigInt(repoId), accountId: BigInt(accountId) } },
-      });
-      return (row?.permission as AccessLevel | undefined) ?? 'none';
+      const [row] = await query<{ permission: AccessLevel }>(COLLABORATOR_LEVEL.bind({ repoId, accountId }));
+      return row?.permission ?? 'none';
     },
   };
 }

@@ -69,7 +69,7 @@ export function toTeam(row: TeamRow): TeamRecord {
 export type RepositoryRow = Repository & { owner: Account };
 
 export function toRepository(
-  row: RepositoryRow,
+  row: Omit<Repository, 'id' | 'ownerId' | 'lastIssueIndex' | 'owner'> & { id: Int8; owner: AccountRow },
   counts: { issues: number; pulls: number },
 ): RepositoryRecord {
   return {
@@ -89,13 +89,52 @@ export function toRepository(
   };
 }
 
+/** An attachment as a statement's JSON aggregate gives it (ISSUE_COLUMNS): its time a string. */
+export type AttachmentJson = Omit<
+  Attachment,
+  'createdAt' | 'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'
+> & {
+  id: number;
+  repoId: number;
+  issueId: number | null;
+  uploaderId: number | null;
+  size: number;
+  downloadCount: number;
+  createdAt: string;
+};
+
+/** An attachment of a JSON aggregate as the record. */
+export function toAttachmentOfJson(row: AttachmentJson): AttachmentRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    repoId: row.repoId,
+    issueId: row.issueId ?? undefined,
+    uploaderId: row.uploaderId ?? undefined,
+    name: row.name,
+    contentType: row.contentType,
+    size: row.size,
+    downloadCount: row.downloadCount,
+    createdAt: new Date(row.createdAt),
+  };
+}
+
 /** What every issue query includes: its poster and its attachments, oldest first. */
 export const issueInclude = {
   poster: true,
   attachments: { orderBy: { id: 'asc' } },
 } satisfies Prisma.IssueInclude;
 
-export function toAttachment(row: Attachment): AttachmentRecord {
+export function toAttachment(
+  row: Omit<Attachment, 'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'> & {
+    id: Int8;
+    repoId: Int8;
+    issueId: Int8 | null;
+    uploaderId: Int8 | null;
+    size: Int8;
+    downloadCount: Int8;
+  },
+): AttachmentRecord {
   return {
     id: Number(row.id),
     uuid: row.uuid,
@@ -111,11 +150,43 @@ export function toAttachment(row: Attachment): AttachmentRecord {
 }
 
 export function toIssue(row: Issue & { poster: Account; attachments: Attachment[] }): IssueRecord {
+  return { ...issueOf(row, toAccount(row.poster)), attachments: row.attachments.map(toAttachment) };
+}
+
+/** An issue row of a statement straight on pg (ISSUE_BY_INDEX): its poster's columns beside it. */
+export type IssueRow = Omit<Issue, 'id' | 'repoId' | 'index' | 'posterId'> & {
+  id: Int8;
+  repoId: Int8;
+  index: Int8;
+  /** row_to_json's: its times are strings. */
+  poster: Omit<AccountRow, 'createdAt' | 'updatedAt' | 'lastLoginAt'> & {
+    createdAt: string;
+    updatedAt: string;
+    lastLoginAt: string | null;
+  };
+  attachments: AttachmentJson[];
+};
+
+export function toIssueOfRow(row: IssueRow): IssueRecord {
+  const { poster } = row;
+  const account = toAccount({
+    ...poster,
+    createdAt: new Date(poster.createdAt),
+    updatedAt: new Date(poster.updatedAt),
+    lastLoginAt: poster.lastLoginAt === null ? null : new Date(poster.lastLoginAt),
+  });
+  return { ...issueOf(row, account), attachments: row.attachments.map(toAttachmentOfJson) };
+}
+
+function issueOf(
+  row: Omit<Issue, 'id' | 'repoId' | 'index' | 'posterId'> & { id: Int8; repoId: Int8; index: Int8 },
+  poster: AccountRecord,
+): Omit<IssueRecord, 'attachments'> {
   return {
     id: Number(row.id),
     repoId: Number(row.repoId),
     index: Number(row.index),
-    poster: toAccount(row.poster),
+    poster,
     title: row.title,
     body: row.body,
     isClosed: row.isClosed,
@@ -125,7 +196,6 @@ export function toIssue(row: Issue & { poster: Account; attachments: Attachment[
     closedAt: row.closedAt ?? undefined,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    attachments: row.attachments.map(toAttachment),
   };
 }
 

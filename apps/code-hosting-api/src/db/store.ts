@@ -24,9 +24,9 @@ export function createStore(database: StoreDatabase, changes?: ChangeLog): Store
     ...accountStore(database),
     ...tokenStore(database),
     ...organizationStore(database, changes),
-    ...repositoryStore(prisma, changes),
-    ...issueStore(prisma),
-    ...attachmentStore(prisma, changes),
+    ...repositoryStore(database, changes),
+    ...issueStore(database),
+    ...attachmentStore(database, changes),
     ...actionStore(prisma),
   };
 }

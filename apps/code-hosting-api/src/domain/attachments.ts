@@ -71,7 +71,8 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
 
   /** The issue's attachment with that id: one of another issue, another repository or no issue is 404. */
   async function attachmentOf(issue: IssueRecord, id: RequestedNumber): Promise<AttachmentRecord> {
-    const attachment = id.value === undefined ? undefined : await store.findAttachment(id.value);
+    // The issue was read with its attachments: no statement of its own.
+    const attachment = id.value === undefined ? undefined : issue.attachments.find((a) => a.id === id.value);
     if (!attachment || attachment.issueId !== issue.id || attachment.repoId !== issue.repoId)
       throw notFound(`attachment ${id.text} does not exist on issue ${issue.index}`);
     return attachment;
