@@ -205,6 +205,7 @@ export async function runHttpBench(): Promise<BenchResults> {
       },
       scenarios: async (servers, _seeded, databaseUrl) =>
         scenarios(await uploadAttachments(servers.service), databaseUrl),
+      layers: ['GET /orgs/{org}'],
       caller: 'user1 (all-scope token), a member of 1 organization in 30',
     });
   } finally {

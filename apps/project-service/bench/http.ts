@@ -246,6 +246,7 @@ export function runHttpBench(): Promise<BenchResults> {
         ? merge(await fullList(servers.service, 'service'), await fullList(servers.baseline, 'baseline'))
         : [],
     scenarios: async (_servers, deep, databaseUrl) => scenarios(databaseUrl, deep),
+    layers: ['GET /projects/{uid}', 'GET /projects/{uid}/settings'],
     caller: 'writer inherited from level 1, reading level 6',
     variants: async (context) => {
       const all = scenarios(context.databaseUrl, context.seeded);

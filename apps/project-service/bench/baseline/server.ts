@@ -1,8 +1,12 @@
 /**
  * The baseline server: the harness's node:http and pg pool around bench/baseline/handlers.ts, with
- * the service's JWT_SECRET, ADMIN_PRINCIPALS and ADMIN_GROUP.
+ * the service's JWT_SECRET, ADMIN_PRINCIPALS and ADMIN_GROUP. Under BASELINE_LAYER=observed, the
+ * service's own request observation (request id, access log at LOG_LEVEL, metrics) runs first.
  */
 import { serveBaseline } from '@repo/testing/bench';
+import { observeRequests } from '../../src/http/request-observation';
+import { createLogger } from '../../src/logger';
+import { UNTRACED_PATHS } from '../../src/untraced-paths';
 import { createBaseline } from './handlers';
 
 serveBaseline(
@@ -14,4 +18,8 @@ serveBaseline(
       adminGroup: process.env.ADMIN_GROUP ?? 'project-admins',
     }),
   '{"code":"500","message":"internal error"}',
+  {
+    observation: () =>
+      observeRequests({ logger: createLogger(process.env.LOG_LEVEL ?? 'warn'), quietPaths: UNTRACED_PATHS }),
+  },
 );

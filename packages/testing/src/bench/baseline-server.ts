@@ -4,9 +4,16 @@
  * bench/baseline/server.ts calls serveBaseline; the bench starts it as
  * `node --import tsx bench/baseline/server.ts` with the service's environment (PORT,
  * DATABASE_URL, and what the handler reads), DATABASE_POOL_MAX (10, as the services).
+ *
+ * BASELINE_LAYER puts the service's own layers around the same handler, one at a time, so the
+ * bench can say where the gap between the limit and the service is (http-bench.ts's layers):
+ * `express` serves it from an Express 5 app (its router, its request and response objects, the
+ * body read by express.raw), `observed` adds the app's per-request observation before it (request
+ * id, access log, metrics: `layers.observation`).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import express, { type RequestHandler } from 'express';
 import { Pool } from 'pg';
 
 /** Runs one statement; pg in the bench, a test database's connection in an identity test. */
@@ -27,11 +34,24 @@ export interface BaselineResponse {
 
 export type BaselineHandler = (request: BaselineRequest) => Promise<BaselineResponse>;
 
+/** The app's own layers, for BASELINE_LAYER=observed. */
+export interface BaselineLayers {
+  /** The service's per-request observation (request id, access log, metrics), made once. */
+  observation(): RequestHandler;
+}
+
+/** The body limit of the Express layers: more than any bench request. */
+const BODY_LIMIT = '1mb';
+
 /**
  * Listens on PORT (127.0.0.1) with the handler `create` makes over the pool; stops on SIGTERM.
  * `internalError` is the JSON body of a 500 (the app's error shape).
  */
-export function serveBaseline(create: (query: Query) => BaselineHandler, internalError: string): void {
+export function serveBaseline(
+  create: (query: Query) => BaselineHandler,
+  internalError: string,
+  layers?: BaselineLayers,
+): void {
   const pool = new Pool({
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
@@ -52,32 +72,64 @@ export function serveBaseline(create: (query: Query) => BaselineHandler, interna
     async (sql, parameters) => (await pool.query({ name: nameOf(sql), text: sql, values: parameters })).rows,
   );
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request: BaselineRequest = {
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks),
-      };
-      handle(request).then(
-        (response) => {
-          res.writeHead(response.status, {
-            ...response.headers,
-            'content-length': String(Buffer.byteLength(response.body)),
-          });
-          res.end(response.body);
+  const answer = (request: BaselineRequest, res: http.ServerResponse) =>
+    handle(request).then(
+      (response) => {
+        res.writeHead(response.status, {
+          ...response.headers,
+          'content-length': String(Buffer.byteLength(response.body)),
+        });
+        res.end(response.body);
+      },
+      (error: unknown) => {
+        console.error(error);
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(internalError);
+      },
+    );
+
+  const layer = process.env.BASELINE_LAYER ?? '';
+  let listener: http.RequestListener;
+  if (layer === 'express' || layer === 'observed') {
+    if (layer === 'observed' && !layers) throw new Error("BASELINE_LAYER=observed needs the app's layers");
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    if (layer === 'observed') app.use(layers!.observation());
+    app.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
+    app.use((req, res) => {
+      const body: unknown = req.body;
+      void answer(
+        {
+          method: req.method,
+          url: req.originalUrl,
+          headers: req.headers,
+          body: Buffer.isBuffer(body) ? body : Buffer.alloc(0),
         },
-        (error: unknown) => {
-          console.error(error);
-          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-          res.end(internalError);
-        },
+        res,
       );
     });
-  });
+    listener = app;
+  } else if (layer === '') {
+    listener = (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void answer(
+          {
+            method: req.method ?? 'GET',
+            url: req.url ?? '/',
+            headers: req.headers,
+            body: Buffer.concat(chunks),
+          },
+          res,
+        );
+      });
+    };
+  } else {
+    throw new Error(`BASELINE_LAYER: unknown layer ${layer}`);
+  }
+  const server = http.createServer(listener);
 
   server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
   process.on('SIGTERM', () => {

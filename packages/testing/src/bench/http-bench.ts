@@ -19,8 +19,22 @@ import type { Client } from 'pg';
 import { withClient } from '../database-template';
 import { createThrowawayDatabase, dropDatabase } from './postgres';
 import { median, startAppServer, type ServerProcess } from './processes';
-import { commit, machine, type BenchResults, type Measurement, type VariantSection } from './report';
-import { runScenarios, selected, settingsFromEnvironment, type RoundSettings, type Scenario } from './rounds';
+import {
+  commit,
+  machine,
+  type BenchResults,
+  type Measurement,
+  type VariantRow,
+  type VariantSection,
+} from './report';
+import {
+  runScenarios,
+  runVariantPair,
+  selected,
+  settingsFromEnvironment,
+  type RoundSettings,
+  type Scenario,
+} from './rounds';
 
 export interface BenchServers {
   service: ServerProcess;
@@ -53,7 +67,22 @@ export interface HttpBench<Seeded> {
   caller: string;
   /** The service compared with itself under other settings, after the scenarios (e.g. events on). */
   variants?(context: VariantContext<Seeded>): Promise<VariantSection[]>;
+  /**
+   * Scenarios (names of `scenarios`) measured layer by layer after the others ("layers" in
+   * BENCH_SCENARIOS): the limit, then its handler under Express 5, then with the app's request
+   * observation too (bench/baseline/server.ts's BASELINE_LAYER), then the service, each against the
+   * limit, with CPU per request: where the gap is, in the table that shows it.
+   */
+  layers?: string[];
 }
+
+/** The layers between the limit and the service, as BASELINE_LAYER names them, and their rows' labels. */
+const LAYERS = [
+  { layer: 'express', label: 'Express 5 around the limit' },
+  { layer: 'observed', label: "Express 5 and the service's request observation" },
+] as const;
+/** The layer rows' connections: the speed target's. */
+const LAYER_CONNECTIONS = 16;
 
 export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Promise<BenchResults> {
   const settings = settingsFromEnvironment();
@@ -79,8 +108,8 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
       [...(withProfile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'dist/main.js'],
       extra,
     );
-  const startBaseline = (databaseUrl: string) =>
-    start('baseline', databaseUrl, ['--import', 'tsx', 'bench/baseline/server.ts']);
+  const startBaseline = (databaseUrl: string, extra: NodeJS.ProcessEnv = {}) =>
+    start('baseline', databaseUrl, ['--import', 'tsx', 'bench/baseline/server.ts'], extra);
 
   console.log(`${bench.app} HTTP bench: building the service`);
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: bench.appDir, stdio: 'inherit' });
@@ -129,14 +158,19 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
     };
     try {
       if (bench.measure) measurements.push(...(await bench.measure(servers, seeded)));
+      const scenarios = await bench.scenarios(servers, seeded, database.url);
       const results = await runScenarios(
-        await bench.scenarios(servers, seeded, database.url),
+        scenarios,
         {
           service: { name: 'service', url: servers.service.url },
           baseline: { name: 'baseline', url: servers.baseline.url },
         },
         settings,
       );
+      const layers =
+        bench.layers && selected('layers')
+          ? [await layerSection(bench, servers, database.url, scenarios, settings, startBaseline)]
+          : [];
       const variants = bench.variants
         ? await bench.variants({
             servers,
@@ -154,7 +188,7 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
         settings: { ...settings, data: bench.seed.description, caller: bench.caller },
         scenarios: results,
         measurements,
-        ...(variants.length ? { variants } : {}),
+        ...(variants.length || layers.length ? { variants: [...layers, ...variants] } : {}),
       };
     } finally {
       await servers.service.stop();
@@ -162,5 +196,66 @@ export async function benchAgainstBaseline<Seeded>(bench: HttpBench<Seeded>): Pr
     }
   } finally {
     await dropDatabase(database.name);
+  }
+}
+
+/**
+ * The layer rows: for each of `bench.layers`, the limit against each layer around it and against
+ * the service, at 16 connections, with the CPU each request costs the server and the database.
+ */
+async function layerSection<Seeded>(
+  bench: HttpBench<Seeded>,
+  servers: BenchServers,
+  databaseUrl: string,
+  scenarios: Scenario[],
+  settings: RoundSettings,
+  startBaseline: (databaseUrl: string, extra: NodeJS.ProcessEnv) => Promise<ServerProcess>,
+): Promise<VariantSection> {
+  const layered = await Promise.all(
+    LAYERS.map(async ({ layer, label }) => ({
+      label,
+      server: await startBaseline(databaseUrl, { BASELINE_LAYER: layer }),
+    })),
+  );
+  const backends = () =>
+    withClient(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      return rows.map((row) => row.pid);
+    });
+  const target = (server: ServerProcess, scenario: Scenario) => ({
+    url: server.url,
+    load: scenario.load,
+    processes: async () => [server.pid, ...(await backends())],
+  });
+  try {
+    const rows: VariantRow[] = [];
+    for (const name of bench.layers ?? []) {
+      const scenario = scenarios.find((candidate) => candidate.name === name);
+      if (!scenario) throw new Error(`layers: no scenario named ${name}`);
+      const sides = [...layered, { label: 'the service', server: servers.service }];
+      for (const side of sides) {
+        const row = await runVariantPair(
+          `${name}: ${side.label}`,
+          { off: target(servers.baseline, scenario), on: target(side.server, scenario) },
+          LAYER_CONNECTIONS,
+          settings,
+        );
+        rows.push(row);
+      }
+    }
+    return {
+      title: 'The gap to the limit, layer by layer',
+      offLabel: 'limit',
+      onLabel: 'layer',
+      rows,
+      notes: [
+        "Each row loads the limit and one layer in alternating rounds: on/off is the layer's share of the limit's req/s.",
+        "The CPU column is the server's and the database's backends' CPU per request (from /proc), less at the mercy of a shared machine than req/s.",
+      ],
+    };
+  } finally {
+    await Promise.all(layered.map(({ server }) => server.stop()));
   }
 }

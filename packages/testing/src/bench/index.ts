@@ -4,6 +4,7 @@ export { benchAgainstBaseline, type BenchServers, type HttpBench, type VariantCo
 export {
   serveBaseline,
   type BaselineHandler,
+  type BaselineLayers,
   type BaselineRequest,
   type BaselineResponse,
   type Query,
