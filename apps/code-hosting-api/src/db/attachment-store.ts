@@ -1,24 +1,12 @@
 import { notFound } from '@repo/http-errors';
-import { Prisma, type Attachment } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
 import { writeRecorded, type ChangeLog } from './change-log';
-import { toAttachment, type Int8 } from './row-mappers';
+import { toAttachment, type AttachmentRow } from './row-mappers';
 
 const UUID_BATCH = 1000;
-
-type AttachmentRow = Omit<
-  Attachment,
-  'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'
-> & {
-  id: Int8;
-  repoId: Int8;
-  issueId: Int8 | null;
-  uploaderId: Int8 | null;
-  size: Int8;
-  downloadCount: Int8;
-};
 
 /** PATCH …/assets/{id}'s write, the attachment after: one named statement. */
 const RENAME_ATTACHMENT = fixedStatement<{ id: number; name: string }>(

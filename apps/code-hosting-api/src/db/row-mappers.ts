@@ -125,16 +125,20 @@ export const issueInclude = {
   attachments: { orderBy: { id: 'asc' } },
 } satisfies Prisma.IssueInclude;
 
-export function toAttachment(
-  row: Omit<Attachment, 'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'> & {
-    id: Int8;
-    repoId: Int8;
-    issueId: Int8 | null;
-    uploaderId: Int8 | null;
-    size: Int8;
-    downloadCount: Int8;
-  },
-): AttachmentRecord {
+/** An attachment row, from Prisma or straight from pg (its BIGINT columns strings then). */
+export type AttachmentRow = Omit<
+  Attachment,
+  'id' | 'repoId' | 'issueId' | 'uploaderId' | 'size' | 'downloadCount'
+> & {
+  id: Int8;
+  repoId: Int8;
+  issueId: Int8 | null;
+  uploaderId: Int8 | null;
+  size: Int8;
+  downloadCount: Int8;
+};
+
+export function toAttachment(row: AttachmentRow): AttachmentRecord {
   return {
     id: Number(row.id),
     uuid: row.uuid,
