@@ -117,7 +117,7 @@ const guardOf = (caller: Caller, uid: string): Guard => ({
  * A statement that failed on a constraint (a slug taken, a parent gone, children left) wrote
  * nothing and returned no memberships: undefined, and the full path gives the answer.
  */
-async function unlessConstraint<T>(write: () => Promise<T>): Promise<T | undefined> {
+export async function unlessConstraint<T>(write: () => Promise<T>): Promise<T | undefined> {
   try {
     return await write();
   } catch (error) {

@@ -23,19 +23,25 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { statementsOf, type Database, type RunStatement } from './database';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
+import type { PlannedEvent } from './outbox';
 import type { ProjectChangeLog } from './project-change-log';
 import {
   deleteGuarded,
   insertGuarded,
+  unlessConstraint,
   updateBaseGuarded,
   updateSettingsGuarded,
 } from './project-guarded-writes';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
 import {
   baseUpdateRecording,
+  baseUpdateRecordingGuarded,
   deleteRecording,
+  deleteRecordingGuarded,
   insertProjectRecording,
+  insertProjectRecordingGuarded,
   settingsWriteRecording,
+  type WriteGuard,
 } from './project-recorded-writes';
 import { insertProject, writeSettings, writeSettingsReturning } from './project-write';
 import { baseColumns } from './row-mappers';
@@ -87,11 +93,20 @@ export class PrismaProjectStore implements ProjectStore {
     return readProject(this.run, uid, principal);
   }
 
-  // The guarded writes (project-guarded-writes.ts) are events off only: with events on, each write
-  // is one statement with its event already, after the access check (project-recorded-writes.ts).
+  // The guarded writes: events off, project-guarded-writes.ts's statements; events on, the same
+  // guard in the statement that records the event (project-recorded-writes.ts), but for the
+  // settings, whose recorded write takes the full path.
 
   createGuarded(caller: Caller, project: NewProject): Promise<GuardedWrite<Project> | undefined> {
-    return this.changes ? Promise.resolve(undefined) : insertGuarded(this.run, caller, project);
+    const changes = this.changes;
+    if (!changes) return insertGuarded(this.run, caller, project);
+    const event = changes.plan('project.created');
+    return unlessConstraint(async () =>
+      this.recordedIfWritten(
+        event,
+        await insertProjectRecordingGuarded(this.prisma, project, event, writeGuardOf(caller)),
+      ),
+    );
   }
 
   updateBaseGuarded(
@@ -100,9 +115,15 @@ export class PrismaProjectStore implements ProjectStore {
     update: ProjectBaseUpdate,
     allowed: AllowedRevisions,
   ): Promise<GuardedWrite<ProjectCore> | undefined> {
-    return this.changes
-      ? Promise.resolve(undefined)
-      : updateBaseGuarded(this.run, caller, uid, update, allowed);
+    const changes = this.changes;
+    if (!changes) return updateBaseGuarded(this.run, caller, uid, update, allowed);
+    const event = changes.plan('project.updated');
+    return unlessConstraint(async () =>
+      this.recordedIfWritten(
+        event,
+        await baseUpdateRecordingGuarded(this.prisma, uid, update, allowed, event, writeGuardOf(caller)),
+      ),
+    );
   }
 
   updateSettingsGuarded(
@@ -121,7 +142,21 @@ export class PrismaProjectStore implements ProjectStore {
     uid: string,
     allowed: AllowedRevisions,
   ): Promise<GuardedWrite<true> | undefined> {
-    return this.changes ? Promise.resolve(undefined) : deleteGuarded(this.run, caller, uid, allowed);
+    const changes = this.changes;
+    if (!changes) return deleteGuarded(this.run, caller, uid, allowed);
+    const event = changes.plan('project.deleted');
+    return unlessConstraint(async () =>
+      this.recordedIfWritten(
+        event,
+        await deleteRecordingGuarded(this.prisma, uid, allowed, event, writeGuardOf(caller)),
+      ),
+    );
+  }
+
+  /** A guarded recorded write's outcome; its event, when it wrote, is the request's (X-Sync waits for it). */
+  private recordedIfWritten<T>(event: PlannedEvent, attempt: GuardedWrite<T>): GuardedWrite<T> {
+    if (attempt.written !== undefined) this.changes?.recorded(event);
+    return attempt;
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
@@ -353,4 +388,8 @@ function constraintOutcome(error: unknown): WriteOutcome<never> {
   if (isUniqueConstraintViolation(error)) return { kind: 'slug-taken' };
   if (isForeignKeyConstraintViolation(error)) return { kind: 'parent-missing' };
   throw error;
+}
+
+function writeGuardOf(caller: Caller): WriteGuard {
+  return { principal: caller.principal, admin: caller.isAdmin };
 }

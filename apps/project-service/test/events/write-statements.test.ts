@@ -6,7 +6,9 @@ import { waitForEventsOf } from './event-assertions';
 
 // With events on, each common write is still one round trip to the database: the change, the
 // project after (the answer) and its event in the outbox are one statement, its own transaction
-// (no BEGIN … COMMIT around it); the access check before it is the same as with events off.
+// (no BEGIN … COMMIT around it). A create, a base write and a delete check the caller's right in
+// that statement too, as with events off (src/db/project-recorded-writes.ts's guarded forms); a
+// settings write checks it before, in a statement of its own.
 
 const natsUrl = natsUrlForTests() as string;
 const names = uniqueEventNames('write statements');
@@ -53,7 +55,15 @@ const RECORDING = expect.stringMatching(
   /^\/\* prepared: project_\w+_recording \*\/[^]*outbox_sequence AS \(\s*INSERT INTO event_sequences/,
 );
 
-it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one statement with the event', async () => {
+/** A write that checks the caller's right along the chain and records its event, in one named statement. */
+const GUARDED_RECORDING = (name: string, write: string) =>
+  expect.stringMatching(
+    new RegExp(
+      `^/\\* prepared: ${name} \\*/\\s*WITH RECURSIVE chain AS[^]*membership AS[^]*${write}[^]*outbox_sequence AS \\(\\s*INSERT INTO event_sequences`,
+    ),
+  );
+
+it('POST, PUT base and DELETE: one statement with the right, the change and the event; PUT settings: the check, then one', async () => {
   const created = await counted((requestId) =>
     service.request
       .post('/projects')
@@ -68,11 +78,7 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
       }),
   );
   expect(created.response.status).toBe(201);
-  expect(created.sql).toEqual([
-    ACCESS_CHECK,
-    expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH inserted AS/),
-  ]);
-  expect(created.sql[1]).toEqual(RECORDING);
+  expect(created.sql).toEqual([GUARDED_RECORDING('project_insert_recording_guarded', 'inserted AS')]);
   const uid = (created.response.body as { uid: string }).uid;
 
   const base = await service.request.get(`/projects/${uid}`).set('Authorization', bearer(WRITER)).expect(200);
@@ -85,13 +91,9 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
       .send({ ...base.body, description: 'counted' }),
   );
   expect(updated.response.status).toBe(200);
-  // As with events off, the service reads the current project before it writes (so does DELETE).
   expect(updated.sql).toEqual([
-    ACCESS_CHECK,
-    expect.stringMatching(/^\s*SELECT/),
-    expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH p AS \(\s*UPDATE projects/),
+    GUARDED_RECORDING('project_base_update_recording_guarded', 'p AS \\(\\s*UPDATE projects'),
   ]);
-  expect(updated.sql[2]).toEqual(RECORDING);
 
   for (const ifMatch of [true, false]) {
     const settings = await service.request
@@ -121,6 +123,21 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
     .get(`/projects/${uid}`)
     .set('Authorization', bearer(WRITER))
     .expect(200);
+  // Refused writes record no event (the published list below has none of theirs): a stranger's base
+  // write and delete, checked in the write's own statement, and the writer's base write with a
+  // stale If-Match.
+  await service.request
+    .put(`/projects/${uid}`)
+    .set('Authorization', bearer('ws-stranger'))
+    .send({ ...current.body, description: 'refused' })
+    .expect(404);
+  await service.request.delete(`/projects/${uid}`).set('Authorization', bearer('ws-stranger')).expect(404);
+  await service.request
+    .put(`/projects/${uid}`)
+    .set('Authorization', bearer(WRITER))
+    .set('If-Match', '"b1"')
+    .send({ ...current.body, description: 'stale' })
+    .expect(412);
   const deleted = await counted((requestId) =>
     service.request
       .delete(`/projects/${uid}`)
@@ -130,11 +147,8 @@ it('POST, PUT base, PUT settings and DELETE: the reads of events off, then one s
   );
   expect(deleted.response.status).toBe(204);
   expect(deleted.sql).toEqual([
-    ACCESS_CHECK,
-    expect.stringMatching(/^\s*SELECT/),
-    expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH p AS \(\s*DELETE FROM projects/),
+    GUARDED_RECORDING('project_delete_recording_guarded', 'p AS \\(\\s*DELETE FROM projects'),
   ]);
-  expect(deleted.sql[2]).toEqual(RECORDING);
 
   // And each write's event is published, in order.
   const events = await waitForEventsOf(watch, uid, 5);
