@@ -126,10 +126,17 @@ export async function unlessConstraint<T>(write: () => Promise<T>): Promise<T | 
   }
 }
 
-function guardedOf<T>(row: Row<object> | undefined, written: (row: ProjectModel) => T): GuardedWrite<T> {
+/**
+ * A guarded statement's one row as a GuardedWrite: its memberships, and what `written` makes of the
+ * rest unless the rest is null (nothing was written). The events-on forms share it.
+ */
+export function guardedOf<Written, T>(
+  row: (MembershipRow & { uid: string | null }) | undefined,
+  written: (row: Written) => T,
+): GuardedWrite<T> {
   return {
     membership: membershipOf(row),
-    written: row && row.uid !== null ? written(row as ProjectModel) : undefined,
+    written: row && row.uid !== null ? written(row as Written) : undefined,
   };
 }
 
@@ -172,7 +179,7 @@ export function updateSettingsGuarded(
         revision,
       }),
     );
-    return guardedOf(row, (model) => projectOf({ ...model, members: row?.members ?? [] }));
+    return guardedOf(row, (model: ProjectModel) => projectOf({ ...model, members: row?.members ?? [] }));
   });
 }
 
@@ -189,7 +196,7 @@ export function insertGuarded(
         ...insertValues(randomUUID(), project),
       }),
     );
-    return guardedOf(row, (model) => projectOf({ ...model, members: row?.members ?? [] }));
+    return guardedOf(row, (model: ProjectModel) => projectOf({ ...model, members: row?.members ?? [] }));
   });
 }
 

@@ -12,6 +12,7 @@ import {
   writeParentGuard,
   type MembershipRow,
 } from './project-access';
+import { guardedOf } from './project-guarded-writes';
 import { projectImage } from './project-image';
 import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import {
@@ -49,13 +50,6 @@ export interface WriteGuard {
 
 /** A guarded statement's one row: the memberships (membershipCte) and the result, null when nothing was written. */
 type GuardedRow = MembershipRow & ({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow);
-
-function guardedOutcome(row: GuardedRow | undefined): GuardedWrite<Project> {
-  return {
-    membership: membershipOf(row),
-    written: row && row.uid !== null ? projectOf(row as ProjectWithMembersRow) : undefined,
-  };
-}
 
 /** The last SELECT of a recorded write: the result, with the memberships when guarded. */
 function resultSelect(guard: WriteGuard | undefined): Prisma.Sql {
@@ -104,7 +98,7 @@ export async function insertProjectRecordingGuarded(
   guard: WriteGuard,
 ): Promise<GuardedWrite<Project>> {
   const rows = await prisma.$queryRaw<GuardedRow[]>(insertRecordingStatement(project, event, guard));
-  return guardedOutcome(rows[0]);
+  return guardedOf(rows[0], projectOf);
 }
 
 /**
@@ -140,7 +134,7 @@ export async function baseUpdateRecordingGuarded(
   const rows = await prisma.$queryRaw<GuardedRow[]>(
     baseUpdateRecordingStatement(uid, update, allowed, event, guard),
   );
-  return guardedOutcome(rows[0]);
+  return guardedOf(rows[0], projectOf);
 }
 
 function baseUpdateRecordingStatement(
