@@ -1,5 +1,5 @@
-import { useCodeHostingApi } from './app';
-import { adminAuthorization, api, auth, createOrg, createUser, type Actor } from './actors';
+import { siteAdmin, useCodeHostingApi } from './app';
+import { adminAuthorization, api, auth, createOrg, createToken, createUser, type Actor } from './actors';
 import { addToNewTeam, errorBody } from './organization-fixtures';
 
 const service = useCodeHostingApi();
@@ -97,6 +97,30 @@ describe('PATCH /orgs/{org} (orgEdit)', () => {
       .set(...auth(member.token))
       .send({ full_name: 'x' })
       .expect(403);
+    await expectUnchanged(org.name);
+  });
+
+  it("answers 403 for an owner's public-only token and changes nothing", async () => {
+    const org = await createOrg(service, alice);
+    const token = await createToken(service, alice, ['write:organization', 'public-only']);
+    const response = await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(token))
+      .send({ full_name: 'x' })
+      .expect(403);
+    expect(response.body).toEqual(errorBody('must be an organization owner'));
+    await expectUnchanged(org.name);
+  });
+
+  it("answers 403 for a site administrator's public-only token on an organization they do not own", async () => {
+    const org = await createOrg(service, alice);
+    const token = await createToken(service, siteAdmin, ['write:organization', 'public-only']);
+    await service.request
+      .patch(`${api}/orgs/${org.name}`)
+      .set(...auth(token))
+      .send({ full_name: 'x' })
+      .expect(403);
+    await expectUnchanged(org.name);
   });
 
   it('lets a site administrator edit any organization', async () => {
@@ -130,4 +154,13 @@ describe('PATCH /orgs/{org} (orgEdit)', () => {
       .expect(200);
     expect(response.body.visibility).toBe('private');
   });
+
+  /** The organization as createOrg made it: no full name written. */
+  async function expectUnchanged(name: string): Promise<void> {
+    const reread = await service.request
+      .get(`${api}/orgs/${name}`)
+      .set(...auth(alice.token))
+      .expect(200);
+    expect(reread.body).toMatchObject({ full_name: '' });
+  }
 });

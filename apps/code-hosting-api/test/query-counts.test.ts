@@ -14,6 +14,7 @@ import {
   type Actor,
 } from './actors';
 import { issueFixture, uploaded } from './attachment-fixtures';
+import { addToNewTeam } from './organization-fixtures';
 
 // Lists answer in a fixed number of database round trips, however many entries a page holds:
 // no query per listed entry (an N+1 loop shows as a count that grows with `limit`).
@@ -202,7 +203,7 @@ describe('an organization write', () => {
       .expect((response) => expect(response.body).toMatchObject({ is_owner: true }));
   });
 
-  it("PATCH /orgs/{org}: the token, the organization, the caller's teams there, the write", async () => {
+  it("PATCH /orgs/{org}: the token, then the organization, the caller's teams there and the write in one statement", async () => {
     const owner = await createUser(service, 'count-editor');
     const org = (await createOrg(service, owner)).name;
     queries = 0;
@@ -214,7 +215,31 @@ describe('an organization write', () => {
       .expect((response) =>
         expect(response.body).toMatchObject({ description: 'counted', location: 'Here' }),
       );
-    expect(names()).toEqual(['token_by_hash', 'account_by_name', 'teams_of_member', 'organization_edit']);
+    expect(names()).toEqual(['token_by_hash', 'organization_edit_guarded']);
+  });
+
+  it('PATCH /orgs/{org} refused: the one statement writes nothing, the full path answers 403', async () => {
+    const owner = await createUser(service, 'count-owner');
+    const org = (await createOrg(service, owner)).name;
+    const member = await createUser(service, 'count-member');
+    await addToNewTeam(service, owner.token, org, member.username, { permission: 'admin' });
+    queries = 0;
+    await service.request
+      .patch(`${api}/orgs/${org}`)
+      .set(...auth(member.token))
+      .send({ description: 'not counted' })
+      .expect(403);
+    expect(names()).toEqual([
+      'token_by_hash',
+      'organization_edit_guarded',
+      'account_by_name',
+      'teams_of_member',
+    ]);
+    await service.request
+      .get(`${api}/orgs/${org}`)
+      .set(...auth(owner.token))
+      .expect(200)
+      .expect((response) => expect(response.body).toMatchObject({ description: '' }));
   });
 });
 

@@ -156,6 +156,52 @@ const EDIT_ORGANIZATION = fixedStatement<EditOrganizationArgs>(
     RETURNING ${ACCOUNT_COLUMNS}`,
 );
 
+/** The guard of a one-statement edit: who the caller is, and what the rule lets them change. */
+type EditGuardArgs = {
+  lowerName: string;
+  siteAdmin: boolean;
+  memberId: number | null;
+  visibilityChangeAllowed: boolean;
+};
+
+/**
+ * PATCH /orgs/{org} checked and made in one statement (before: the organization's read, the
+ * caller's teams there, then the write). The write happens only when the rule allows it, in SQL: a
+ * site administrator, or a member of an owner-level team (memberId is null for a public-only
+ * token); a visibility change only when allowed. The caller's teams come back for the domain to
+ * decide on; no row when nothing was written (missing, refused), and the full path answers.
+ */
+const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrganizationArgs, 'id'>>(
+  'organization_edit_guarded',
+  (arg) => Prisma.sql`
+    WITH o AS (
+      SELECT id, visibility FROM accounts WHERE lower_name = ${arg('lowerName')} AND type = 'organization'
+    ), member_teams AS (
+      SELECT t.id, t.org_id AS "orgId", t.name, t.description, t.permission,
+        t.can_create_org_repo AS "canCreateOrgRepo", t.includes_all_repositories AS "includesAllRepositories"
+      FROM teams t JOIN o ON t.org_id = o.id
+      WHERE EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${arg('memberId')}::bigint)
+    ), updated AS (
+      UPDATE accounts a
+      SET full_name = coalesce(${arg('fullName')}::text, a.full_name),
+        email = coalesce(${arg('email')}::text, a.email),
+        description = coalesce(${arg('description')}::text, a.description),
+        website = coalesce(${arg('website')}::text, a.website),
+        location = coalesce(${arg('location')}::text, a.location),
+        visibility = coalesce(${arg('visibility')}::text, a.visibility),
+        repo_admin_change_team_access = coalesce(${arg('repoAdminChangeTeamAccess')}::boolean, a.repo_admin_change_team_access),
+        updated_at = ${arg('now')}::timestamptz
+      FROM o
+      WHERE a.id = o.id
+        AND (${arg('siteAdmin')}::boolean OR EXISTS (SELECT FROM member_teams WHERE permission = 'owner'))
+        AND (${arg('visibility')}::text IS NULL OR ${arg('visibility')}::text = o.visibility
+          OR ${arg('visibilityChangeAllowed')}::boolean)
+      RETURNING ${ACCOUNT_COLUMNS}
+    )
+    SELECT u.*, (SELECT coalesce(json_agg(mt ORDER BY mt.id), '[]') FROM member_teams mt) AS "memberTeams"
+    FROM updated u`,
+);
+
 /** Organizations and their teams; `changes` records the organizations' change events (when on). */
 export function organizationStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): OrganizationStore {
   return {
@@ -218,6 +264,23 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
         (client) => updateAccountRow(client, id, accountChanges),
         (log, tx, org) => log.organizationUpdated(tx, org),
       );
+    },
+
+    async updateOrganizationGuarded(name, accountChanges, guard) {
+      // With events on, the recorded write (updateOrganization) is the only one.
+      const edited = organizationChanges(accountChanges);
+      if (changes || !edited) return undefined;
+      const [row] = await query<AccountRow & { memberTeams: TeamRow[] }>(
+        EDIT_ORGANIZATION_GUARDED.bind({
+          ...edited,
+          lowerName: name.toLowerCase(),
+          siteAdmin: guard.siteAdmin,
+          memberId: guard.memberId ?? null,
+          visibilityChangeAllowed: guard.visibilityChangeAllowed,
+          now: new Date(),
+        }),
+      );
+      return row && { organization: toAccount(row), memberTeams: row.memberTeams.map(toTeam) };
     },
 
     async renameOrganization(id, expectedName, newName) {

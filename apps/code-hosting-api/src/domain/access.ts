@@ -99,9 +99,14 @@ export async function requireOrganizationOwner(
 ): Promise<void> {
   const user = requireUser(caller);
   if (isSiteAdmin(caller)) return;
-  if (caller.publicOnly || (await membershipOf(store, org, user.id)).level !== 'owner') {
+  if (caller.publicOnly || !ownsOrganization(caller, await membershipOf(store, org, user.id))) {
     throw forbidden('must be an organization owner');
   }
+}
+
+/** The rule of requireOrganizationOwner on a membership already known. */
+export function ownsOrganization(caller: Caller, membership: Membership): boolean {
+  return isSiteAdmin(caller) || (!caller.publicOnly && membership.level === 'owner');
 }
 
 /**

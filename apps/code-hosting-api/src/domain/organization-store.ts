@@ -8,6 +8,14 @@ export interface OrganizationFilter {
   withMember?: number;
 }
 
+/** Who edits an organization, as the one-statement edit's guard needs it. */
+export interface OrganizationEditGuard {
+  siteAdmin: boolean;
+  /** The caller, unless a public-only token (which owns nothing). */
+  memberId: number | undefined;
+  visibilityChangeAllowed: boolean;
+}
+
 export type TeamInsert = Omit<TeamRecord, 'id'>;
 
 /** Organizations, their teams and team membership. */
@@ -19,6 +27,18 @@ export interface OrganizationStore {
   ): Promise<WriteOutcome<AccountRecord>>;
   /** PATCH /orgs/{org}: applies the changes (its change event with them). */
   updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
+  /**
+   * PATCH /orgs/{org} checked and made in one statement: written only when `guard` allows it (a site
+   * administrator, or `memberId` in an owner-level team; a visibility change only when
+   * visibilityChangeAllowed). The organization after and the member's teams there; undefined when
+   * nothing was written (missing, refused, or no such form, as with events on): the caller's full
+   * path then answers.
+   */
+  updateOrganizationGuarded(
+    name: string,
+    changes: AccountChanges,
+    guard: OrganizationEditGuard,
+  ): Promise<{ organization: AccountRecord; memberTeams: TeamRecord[] } | undefined>;
   /** Renames the organization only while it is still named `expectedName` (any case); undefined when it is not. */
   renameOrganization(
     id: number,

@@ -1,11 +1,13 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { TeamInsert } from './organization-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, assertValidEmail } from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail, isValidEmail } from './account-names';
 import {
   accountVisibilityScope,
+  membershipFrom,
   membershipOf,
   ownerMembership,
+  ownsOrganization,
   repositoryLevelFrom,
   requireOrganizationOwner,
   visibleAccount,
@@ -77,7 +79,11 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
   /** An organization's e-mail address is optional: `""` clears it. */
   function assertEmail(email: string | undefined): void {
-    if (email !== undefined && email !== '') assertValidEmail(email);
+    if (!acceptableEmail(email)) assertValidEmail(email!);
+  }
+
+  function acceptableEmail(email: string | undefined): boolean {
+    return email === undefined || email === '' || isValidEmail(email);
   }
 
   async function assertNameFree(name: string, exceptId?: number): Promise<void> {
@@ -185,11 +191,26 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
     /** PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. */
     async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
+      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+      // The common edit, an owner's valid change, is checked and made in one statement; whatever it
+      // did not write (missing, refused, an invalid e-mail) the full path below answers.
+      if (caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
+        const siteAdmin = isSiteAdmin(caller);
+        const attempt = await store.updateOrganizationGuarded(name, changes, {
+          siteAdmin,
+          memberId: caller.publicOnly ? undefined : caller.user.id,
+          visibilityChangeAllowed: siteAdmin || !settings.orgDangerZoneRestricted,
+        });
+        if (attempt) {
+          if (!ownsOrganization(caller, membershipFrom(attempt.memberTeams)))
+            throw new Error(`the guarded edit of ${name} wrote for a caller who does not own it`);
+          return attempt.organization;
+        }
+      }
       const org = await ownedOrganization(caller, name);
       if (fields.visibility !== undefined && fields.visibility !== org.visibility)
         assertDangerZoneAllowed(caller);
       assertEmail(fields.email);
-      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0) return org;
       return store.updateOrganization(org.id, changes);
     },
