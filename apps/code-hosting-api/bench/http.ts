@@ -158,7 +158,7 @@ function scenarios(attachments: string[], databaseUrl: string): Scenario[] {
       }),
     },
     {
-      name: 'PATCH /repos/{o}/{r}/issues/{i}/assets/{id} (no baseline)',
+      name: 'PATCH /repos/{o}/{r}/issues/{i}/assets/{id}',
       load: async () => ({
         method: 'PATCH',
         headers: { ...reader, 'content-type': 'application/json' },
@@ -170,7 +170,6 @@ function scenarios(attachments: string[], databaseUrl: string): Scenario[] {
           })),
         },
       }),
-      serviceOnly: true,
     },
     {
       name: 'GET /repos/{o}/{r}/issues/{i}/assets (no baseline)',

@@ -5,7 +5,17 @@
  */
 import { querySource } from '@repo/testing';
 import { createBaseline } from '../bench/baseline/handlers';
-import { adminToken, api, createOrg, createOrgRepo, createUser, type Actor } from './actors';
+import {
+  adminToken,
+  api,
+  auth,
+  createOrg,
+  createOrgRepo,
+  createToken,
+  createUser,
+  type Actor,
+} from './actors';
+import { createIssue, issueFixture, uploaded } from './attachment-fixtures';
 import { testRootUrl, useCodeHostingApi } from './app';
 import { addToNewTeam } from './organization-fixtures';
 
@@ -211,3 +221,114 @@ describe('the bench baseline answers as the service does', () => {
     }
   });
 });
+
+describe("the bench baseline renames an issue's attachment as the service does", () => {
+  /** PATCH …/assets/{id} to the service, then the same to the baseline: the second finds the first's name. */
+  async function renames(path: string, body: unknown, token?: string) {
+    const { service: expected, baseline: actual } = await writeAnswers('PATCH', path, body, token);
+    return { expected, actual };
+  }
+
+  it('for the poster, an owner, a team writer, a collaborator, an admin; refused as the service refuses', async () => {
+    const open = await issueFixture(service);
+    const closed = await issueFixture(service, { private: true, owner: open.owner });
+    const poster = await createUser(service, 'poster');
+    const reader = await createUser(service, 'reader');
+    const writer = await createUser(service, 'writer');
+    const collaborator = await createUser(service, 'collaborator');
+    const stranger = await createUser(service, 'stranger');
+    await addToNewTeam(service, open.owner.token, open.org, writer.username, {
+      permission: 'write',
+      includes_all_repositories: true,
+    });
+    await addToNewTeam(service, open.owner.token, open.org, reader.username, {
+      permission: 'read',
+      includes_all_repositories: true,
+    });
+    await service.request
+      .put(`${api}/repos/${open.org}/${open.repo}/collaborators/${collaborator.username}`)
+      .set(...auth(open.owner.token))
+      .send({ permission: 'write' })
+      .expect(204);
+    // An outsider may open an issue on a public repository, and is then its poster.
+    const posted = await createIssue(service, poster.token, open.org, open.repo);
+    const postedAssets = `${api}/repos/${open.org}/${open.repo}/issues/${posted}/assets`;
+    const ownAttachment = await uploaded(service, postedAssets, poster.token, 'by the poster\n', 'own.txt');
+    const openAttachment = await uploaded(service, open.assets, open.owner.token);
+    const closedAttachment = await uploaded(service, closed.assets, open.owner.token);
+    const archived = await issueFixture(service, { owner: open.owner });
+    const archivedAttachment = await uploaded(service, archived.assets, open.owner.token);
+    await service.request
+      .patch(`${api}/repos/${archived.org}/${archived.repo}`)
+      .set(...auth(open.owner.token))
+      .send({ archived: true })
+      .expect(200);
+    // A user's own private repository: its owner writes it, no team involved.
+    await service.request
+      .post(`${api}/user/repos`)
+      .set(...auth(writer.token))
+      .send({ name: 'own', private: true })
+      .expect(201);
+    const personalIndex = await createIssue(service, writer.token, writer.username, 'own');
+    const personal = assetsOf({ org: writer.username, repo: 'own' }, personalIndex);
+    const personalAttachment = await uploaded(service, personal, writer.token);
+    const publicOnly = await createToken(service, writer, ['write:issue', 'public-only']);
+    const readOnly = await createToken(service, open.owner, ['read:issue']);
+
+    const at = (assets: string, id: number) => `${assets}/${id}`;
+    const cases: [string, string, Record<string, unknown>, string | undefined, number][] = [
+      ['poster', at(postedAssets, ownAttachment.id), { name: 'poster.txt' }, poster.token, 201],
+      ['owner', at(open.assets, openAttachment.id), { name: 'owner ✓.log' }, open.owner.token, 201],
+      ['team writer', at(open.assets, openAttachment.id), { name: 'writer.log' }, writer.token, 201],
+      ['collaborator', at(open.assets, openAttachment.id), { name: 'collab.log' }, collaborator.token, 201],
+      ['admin', at(closed.assets, closedAttachment.id), { name: 'admin.log' }, admin, 201],
+      ['personal owner', at(personal, personalAttachment.id), { name: 'mine.log' }, writer.token, 201],
+      ['personal, stranger', at(personal, personalAttachment.id), { name: 'no.log' }, stranger.token, 404],
+      ['no name', at(open.assets, openAttachment.id), {}, open.owner.token, 201],
+      ['team reader', at(open.assets, openAttachment.id), { name: 'no.log' }, reader.token, 403],
+      ['stranger, public', at(open.assets, openAttachment.id), { name: 'no.log' }, stranger.token, 403],
+      ['stranger, private', at(closed.assets, closedAttachment.id), { name: 'no.log' }, stranger.token, 404],
+      ['public-only token', at(closed.assets, closedAttachment.id), { name: 'no.log' }, publicOnly, 404],
+      ['read-only token', at(open.assets, openAttachment.id), { name: 'no.log' }, readOnly, 403],
+      ['anonymous', at(open.assets, openAttachment.id), { name: 'no.log' }, undefined, 401],
+      ['archived', at(archived.assets, archivedAttachment.id), { name: 'no.log' }, open.owner.token, 423],
+      ['not on the issue', at(open.assets, closedAttachment.id), { name: 'no.log' }, open.owner.token, 404],
+      [
+        'no such issue',
+        at(assetsOf(open, 999), openAttachment.id),
+        { name: 'no.log' },
+        open.owner.token,
+        404,
+      ],
+      [
+        'no such repository',
+        at(assetsOf({ ...open, repo: 'gone' }, 1), 1),
+        { name: 'no.log' },
+        open.owner.token,
+        404,
+      ],
+      ['a refused type', at(open.assets, openAttachment.id), { name: 'no.exe' }, open.owner.token, 422],
+    ];
+    for (const [who, path, body, token, status] of cases) {
+      const { expected, actual } = await renames(path, body, token);
+      expect({ who, ...actual }).toEqual({ who, ...expected });
+      expect({ who, status: actual.status }).toEqual({ who, status });
+    }
+    // Neither wrote what it refused: the names are the last allowed renames'.
+    const names = async (assets: string, token = open.owner.token) =>
+      (
+        await service.request
+          .get(assets)
+          .set(...auth(token))
+          .expect(200)
+      ).body.map((attachment: { name: string }) => attachment.name);
+    expect(await names(open.assets)).toEqual(['collab.log']);
+    expect(await names(closed.assets)).toEqual(['admin.log']);
+    expect(await names(archived.assets)).toEqual([archivedAttachment.name]);
+    expect(await names(personal, writer.token)).toEqual(['mine.log']);
+  });
+});
+
+function assetsOf(fixture: { org: string; repo: string }, index: number): string {
+  return `${api}/repos/${fixture.org}/${fixture.repo}/issues/${index}/assets`;
+}

@@ -7,88 +7,34 @@
  * round trips are what is "in the way".
  *
  * Built for the bench's requests: GET /orgs/{org}, /orgs, /users/{u}/orgs, the permissions and the
- * activity feed; POST /orgs and PATCH /orgs/{org}. The attachments have no baseline yet.
+ * activity feed; POST /orgs, PATCH /orgs/{org} and an attachment's rename (./attachments.ts); the
+ * other attachment operations have none.
  * `query` runs one statement (pg in the bench server, the test database in the identity test).
  */
-import { createHash } from 'node:crypto';
 import type { BaselineRequest, BaselineResponse, Query } from '@repo/testing/bench';
 import { defaultSettings } from '../../src/config';
 import { membershipFrom, repositoryLevelFrom, seesAccount } from '../../src/domain/access';
 import type { Caller } from '../../src/domain/caller';
-import {
-  levelRank,
-  type AccessLevel,
-  type AccountRecord,
-  type RepositoryRecord,
-  type TeamRecord,
-} from '../../src/domain/records';
-import { scopesAllow } from '../../src/domain/token-scopes';
+import { levelRank, type AccessLevel, type RepositoryRecord } from '../../src/domain/records';
+import { scopesAllow, type ScopeCategory } from '../../src/domain/token-scopes';
 import { createWire } from '../../src/http/wire';
+import { renameAttachment } from './attachments';
+import {
+  accountOf,
+  CALLER_CTE,
+  CALLER_MEMBER_OF,
+  hashOf,
+  teamOf,
+  VISIBLE_ORG,
+  type CallerRow,
+  type Json,
+} from './rows';
 
 export interface BaselineOptions {
   query: Query;
   rootUrl: string;
   defaultPageSize?: number;
   maxPageSize?: number;
-}
-
-type Json = Record<string, unknown>;
-
-/** An accounts row as row_to_json writes it. */
-function accountOf(row: Json): AccountRecord {
-  return {
-    id: Number(row['id']),
-    name: row['name'] as string,
-    lowerName: row['lower_name'] as string,
-    fullName: row['full_name'] as string,
-    email: row['email'] as string,
-    type: row['type'] as AccountRecord['type'],
-    visibility: row['visibility'] as AccountRecord['visibility'],
-    description: row['description'] as string,
-    website: row['website'] as string,
-    location: row['location'] as string,
-    isAdmin: row['is_admin'] as boolean,
-    isActive: row['is_active'] as boolean,
-    allowCreateOrganization: row['allow_create_organization'] as boolean,
-    repoAdminChangeTeamAccess: row['repo_admin_change_team_access'] as boolean,
-    lastLoginAt: row['last_login_at'] ? new Date(row['last_login_at'] as string) : undefined,
-    createdAt: new Date(row['created_at'] as string),
-    updatedAt: new Date(row['updated_at'] as string),
-  };
-}
-
-function teamOf(row: Json): TeamRecord {
-  return {
-    id: Number(row['id']),
-    orgId: Number(row['org_id']),
-    name: row['name'] as string,
-    description: row['description'] as string,
-    permission: row['permission'] as TeamRecord['permission'],
-    canCreateOrgRepo: row['can_create_org_repo'] as boolean,
-    includesAllRepositories: row['includes_all_repositories'] as boolean,
-  };
-}
-
-/** The caller's account and token, found by the token's hash, its last use recorded ($1). */
-// The token and its account. The service writes a token's last use at most once a minute, after
-// the response (src/domain/token-use.ts): under load that is no work per request, so none here.
-const CALLER_CTE = `caller AS (
-    SELECT row_to_json(a) AS account, t.scopes FROM access_tokens t JOIN accounts a ON a.id = t.account_id
-    WHERE t.token_hash = $1 AND a.type = 'user' AND a.is_active
-  )`;
-/** Whether the caller is in a team of organization `o`. */
-const CALLER_MEMBER_OF = (
-  org: string,
-) => `EXISTS (SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id
-    WHERE t.org_id = ${org}.id AND m.account_id = (SELECT (account->>'id')::bigint FROM caller))`;
-/** accessOf's visibility as SQL over organization `o` (Gitea's SearchUsers with an actor). */
-const VISIBLE_ORG = `(o.visibility = 'public' OR EXISTS (SELECT 1 FROM caller c
-    WHERE NOT (',' || c.scopes || ',' LIKE '%,public-only,%')
-      AND ((c.account->>'is_admin')::boolean OR o.visibility = 'limited'
-           OR (o.visibility = 'private' AND ${CALLER_MEMBER_OF('o')}))))`;
-
-interface CallerRow {
-  caller: { account: Json; scopes: string } | null;
 }
 
 export function createBaseline(options: BaselineOptions) {
@@ -118,14 +64,15 @@ export function createBaseline(options: BaselineOptions) {
     row: CallerRow | undefined,
     token: string | null,
     access: 'read' | 'write' = 'read',
+    category: ScopeCategory = 'organization',
   ): Caller | BaselineResponse {
     if (token && !row?.caller) return error(401, 'invalid username, password or token');
     if (!row?.caller) return { user: undefined, publicOnly: false };
     const scopes = row.caller.scopes.split(',').filter(Boolean);
-    if (!scopesAllow(scopes, 'organization', access)) {
+    if (!scopesAllow(scopes, category, access)) {
       return error(
         403,
-        `token does not have at least one of required scope(s), required=[${access}:organization], token scope=${scopes.join(',')}`,
+        `token does not have at least one of required scope(s), required=[${access}:${category}], token scope=${scopes.join(',')}`,
       );
     }
     return { user: accountOf(row.caller.account), publicOnly: scopes.includes('public-only') };
@@ -463,6 +410,18 @@ export function createBaseline(options: BaselineOptions) {
       const name = decodeURIComponent(match[1]!);
       return request.method === 'PATCH' ? editOrg(token, name, body()) : getOrg(token, name);
     }
+    if (
+      request.method === 'PATCH' &&
+      (match = /^\/api\/v1\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/assets\/(\d+)$/.exec(path))
+    ) {
+      const [owner, repo, index, id] = match.slice(1).map((part) => decodeURIComponent(part));
+      return renameAttachment(
+        { query, wire, json, error, callerOf },
+        token,
+        { owner: owner!, repo: repo!, index: index!, id: id! },
+        body(),
+      );
+    }
     if ((match = /^\/api\/v1\/orgs\/([^/]+)\/activities\/feeds$/.exec(path)))
       return feed(token, decodeURIComponent(match[1]!), url.searchParams);
     if ((match = /^\/api\/v1\/users\/([^/]+)\/orgs$/.exec(path)))
@@ -471,8 +430,4 @@ export function createBaseline(options: BaselineOptions) {
       return permissions(token, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!));
     return error(404, 'not found');
   };
-}
-
-function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
