@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { NewProject, Project, ProjectBaseUpdate, ProjectSettingsUpdate } from '../domain/records';
 import type { GuardedWrite } from '../domain/project-store';
 import type { AllowedRevisions } from '../domain/revisions';
-import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
+import type { RunStatement } from './database';
 import { outboxInsert, type PlannedEvent } from './outbox';
 import { prepared } from './prepared-statements';
 import {
@@ -80,11 +81,11 @@ function insertRecordingStatement(project: NewProject, event: PlannedEvent, guar
 
 /** A new project and its members, returned, with `event` (project.created). */
 export async function insertProjectRecording(
-  prisma: PrismaClient,
+  run: RunStatement,
   project: NewProject,
   event: PlannedEvent,
 ): Promise<Project> {
-  const rows = await prisma.$queryRaw<ProjectWithMembersRow[]>(insertRecordingStatement(project, event));
+  const rows = await run<ProjectWithMembersRow>(insertRecordingStatement(project, event));
   const row = rows[0];
   if (!row) throw new Error('a project inserted by this statement is missing');
   return projectOf(row);
@@ -92,12 +93,12 @@ export async function insertProjectRecording(
 
 /** insertProjectRecording under a parent the caller may write, checked in the statement. */
 export async function insertProjectRecordingGuarded(
-  prisma: PrismaClient,
+  run: RunStatement,
   project: NewProject,
   event: PlannedEvent,
   guard: WriteGuard,
 ): Promise<GuardedWrite<Project>> {
-  const rows = await prisma.$queryRaw<GuardedRow[]>(insertRecordingStatement(project, event, guard));
+  const rows = await run<GuardedRow>(insertRecordingStatement(project, event, guard));
   return guardedOf(rows[0], projectOf);
 }
 
@@ -109,31 +110,27 @@ export async function insertProjectRecordingGuarded(
  * representation (the answer, the event's data) holds no members.
  */
 export async function baseUpdateRecording(
-  prisma: PrismaClient,
+  run: RunStatement,
   uid: string,
   update: ProjectBaseUpdate,
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<Project | undefined> {
-  const rows = await prisma.$queryRaw<ProjectWithMembersRow[]>(
-    baseUpdateRecordingStatement(uid, update, allowed, event),
-  );
+  const rows = await run<ProjectWithMembersRow>(baseUpdateRecordingStatement(uid, update, allowed, event));
   const row = rows[0];
   return row && projectOf(row);
 }
 
 /** baseUpdateRecording by a caller who may write the project, checked in the statement. */
 export async function baseUpdateRecordingGuarded(
-  prisma: PrismaClient,
+  run: RunStatement,
   uid: string,
   update: ProjectBaseUpdate,
   allowed: AllowedRevisions,
   event: PlannedEvent,
   guard: WriteGuard,
 ): Promise<GuardedWrite<Project>> {
-  const rows = await prisma.$queryRaw<GuardedRow[]>(
-    baseUpdateRecordingStatement(uid, update, allowed, event, guard),
-  );
+  const rows = await run<GuardedRow>(baseUpdateRecordingStatement(uid, update, allowed, event, guard));
   return guardedOf(rows[0], projectOf);
 }
 
@@ -184,14 +181,14 @@ export type SettingsAttempt =
  * statements are conditional on the UPDATE) and says 'overtaken'.
  */
 export async function settingsWriteRecording(
-  prisma: PrismaClient,
+  run: RunStatement,
   uid: string,
   update: ProjectSettingsUpdate,
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<SettingsAttempt> {
-  const rows = await prisma.$queryRaw<
-    (({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow) & { beforeRevision: number })[]
+  const rows = await run<
+    ({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow) & { beforeRevision: number }
   >(
     prepared(
       'project_settings_write_recording',
@@ -224,24 +221,24 @@ export async function settingsWriteRecording(
  * project fails the statement (the parent foreign key is ON DELETE RESTRICT), recording nothing.
  */
 export async function deleteRecording(
-  prisma: PrismaClient,
+  run: RunStatement,
   uid: string,
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<boolean> {
-  const rows = await prisma.$queryRaw<{ deleted: number }[]>(deleteRecordingStatement(uid, allowed, event));
+  const rows = await run<{ deleted: number }>(deleteRecordingStatement(uid, allowed, event));
   return (rows[0]?.deleted ?? 0) > 0;
 }
 
 /** deleteRecording of a project that is not the root, by a writer of its parent, checked in the statement. */
 export async function deleteRecordingGuarded(
-  prisma: PrismaClient,
+  run: RunStatement,
   uid: string,
   allowed: AllowedRevisions,
   event: PlannedEvent,
   guard: WriteGuard,
 ): Promise<GuardedWrite<true>> {
-  const rows = await prisma.$queryRaw<(MembershipRow & { deleted: number })[]>(
+  const rows = await run<MembershipRow & { deleted: number }>(
     deleteRecordingStatement(uid, allowed, event, guard),
   );
   const row = rows[0];

@@ -104,7 +104,7 @@ export class PrismaProjectStore implements ProjectStore {
     return unlessConstraint(async () =>
       this.recordedIfWritten(
         event,
-        await insertProjectRecordingGuarded(this.prisma, project, event, writeGuardOf(caller)),
+        await insertProjectRecordingGuarded(this.run, project, event, writeGuardOf(caller)),
       ),
     );
   }
@@ -121,7 +121,7 @@ export class PrismaProjectStore implements ProjectStore {
     return unlessConstraint(async () =>
       this.recordedIfWritten(
         event,
-        await baseUpdateRecordingGuarded(this.prisma, uid, update, allowed, event, writeGuardOf(caller)),
+        await baseUpdateRecordingGuarded(this.run, uid, update, allowed, event, writeGuardOf(caller)),
       ),
     );
   }
@@ -148,7 +148,7 @@ export class PrismaProjectStore implements ProjectStore {
     return unlessConstraint(async () =>
       this.recordedIfWritten(
         event,
-        await deleteRecordingGuarded(this.prisma, uid, allowed, event, writeGuardOf(caller)),
+        await deleteRecordingGuarded(this.run, uid, allowed, event, writeGuardOf(caller)),
       ),
     );
   }
@@ -165,7 +165,7 @@ export class PrismaProjectStore implements ProjectStore {
       const event = changes.plan('project.created');
       let created: Project;
       try {
-        created = await insertProjectRecording(this.prisma, project, event);
+        created = await insertProjectRecording(this.run, project, event);
       } catch (error) {
         return constraintOutcome(error);
       }
@@ -194,7 +194,7 @@ export class PrismaProjectStore implements ProjectStore {
         // The common case (the parent as stored): the write, the project after and the event in
         // one statement.
         const event = changes.plan('project.updated');
-        const written = await baseUpdateRecording(this.prisma, uid, update, allowed, event);
+        const written = await baseUpdateRecording(this.run, uid, update, allowed, event);
         if (written) {
           changes.recorded(event);
           return { kind: 'written', value: written };
@@ -232,7 +232,7 @@ export class PrismaProjectStore implements ProjectStore {
     if (changes) {
       for (let attempt = 0; attempt < SETTINGS_ATTEMPTS; attempt += 1) {
         const event = changes.plan('project.settings_updated');
-        const outcome = await settingsWriteRecording(this.prisma, uid, update, allowed, event);
+        const outcome = await settingsWriteRecording(this.run, uid, update, allowed, event);
         if (outcome.kind === 'written') {
           changes.recorded(event);
           return { kind: 'written', value: outcome.project };
@@ -273,7 +273,7 @@ export class PrismaProjectStore implements ProjectStore {
     if (changes) {
       const event = changes.plan('project.deleted');
       try {
-        if (await deleteRecording(this.prisma, uid, allowed, event)) {
+        if (await deleteRecording(this.run, uid, allowed, event)) {
           changes.recorded(event);
           return { kind: 'deleted' };
         }
