@@ -244,7 +244,9 @@ describe('an organization write', () => {
 });
 
 describe('an attachment rename', () => {
-  it("PATCH …/assets/{id}: the token, the repository, the caller's teams, the issue with its attachments, the write", async () => {
+  const names = () => statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql);
+
+  it('PATCH …/assets/{id}: the token, then the rights, the issue and the write in one statement', async () => {
     const fixture = await issueFixture(service);
     const attachment = await uploaded(service, fixture.assets, fixture.owner.token);
     queries = 0;
@@ -254,14 +256,33 @@ describe('an attachment rename', () => {
       .send({ name: 'renamed.txt' })
       .expect(201)
       .expect((response) => expect(response.body).toMatchObject({ id: attachment.id, name: 'renamed.txt' }));
-    // Named statements only (before: ten, most of them Prisma's).
-    expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql)).toEqual([
+    // Before: ten statements, most of them Prisma's; then five named ones.
+    expect(names()).toEqual(['token_by_hash', 'attachment_rename_guarded']);
+  });
+
+  it('PATCH …/assets/{id} refused: the one statement writes nothing, the full path answers 403', async () => {
+    const fixture = await issueFixture(service);
+    const attachment = await uploaded(service, fixture.assets, fixture.owner.token);
+    const stranger = await createUser(service, 'count-stranger');
+    queries = 0;
+    await service.request
+      .patch(`${fixture.assets}/${attachment.id}`)
+      .set(...auth(stranger.token))
+      .send({ name: 'not-mine.txt' })
+      .expect(403);
+    expect(names()).toEqual([
       'token_by_hash',
+      'attachment_rename_guarded',
       'repository_by_name',
       'teams_of_member',
+      'collaborator_level',
       'issue_by_index',
-      'attachment_rename',
     ]);
+    await service.request
+      .get(`${fixture.assets}/${attachment.id}`)
+      .set(...auth(fixture.owner.token))
+      .expect(200)
+      .expect((response) => expect(response.body).toMatchObject({ name: attachment.name }));
   });
 });
 

@@ -1,5 +1,6 @@
 import { notFound } from '@repo/http-errors';
 import { Prisma } from '../generated/prisma/client';
+import { renameAttachmentGuarded } from './attachment-guarded-rename';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
@@ -76,6 +77,12 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
           toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
         (log, tx, renamed) => log.attachmentRenamed(tx, renamed),
       );
+    },
+
+    async renameAttachmentGuarded(path, name, writer) {
+      // With events on, the recorded write (renameAttachment) is the only one.
+      if (changes) return undefined;
+      return renameAttachmentGuarded(query, path, name, writer);
     },
 
     async deleteAttachment(id) {

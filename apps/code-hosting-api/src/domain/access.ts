@@ -109,12 +109,15 @@ export function ownsOrganization(caller: Caller, membership: Membership): boolea
   return isSiteAdmin(caller) || (!caller.publicOnly && membership.level === 'owner');
 }
 
+/** What of a repository its access rule reads. */
+export type RepositoryAccessFacts = Pick<RepositoryRecord, 'isPrivate' | 'owner'>;
+
 /**
  * The caller's level on a repository when it needs no membership or collaborator lookup: none
  * through a public-only token on anything not public, owner for a site administrator and for the
  * repository's owner. Undefined when memberships and collaborations decide.
  */
-function levelWithoutLookups(caller: Caller, repository: RepositoryRecord): AccessLevel | undefined {
+function levelWithoutLookups(caller: Caller, repository: RepositoryAccessFacts): AccessLevel | undefined {
   if (caller.publicOnly && (repository.isPrivate || repository.owner.visibility !== 'public')) return 'none';
   if (isSiteAdmin(caller)) return 'owner';
   if (caller.user && repository.owner.id === caller.user.id) return 'owner';
@@ -128,7 +131,7 @@ function levelWithoutLookups(caller: Caller, repository: RepositoryRecord): Acce
  */
 export function repositoryLevelFrom(
   caller: Caller,
-  repository: RepositoryRecord,
+  repository: RepositoryAccessFacts,
   membership: Membership,
   collaboration: AccessLevel,
 ): AccessLevel {

@@ -61,8 +61,19 @@ export function assertDisplayNameAllowed(
   name: string,
   typeOfExtension: (extension: string) => string | undefined,
 ): void {
+  if (!displayNameAllowed(allowed, name, typeOfExtension)) throw forbiddenFileType(fileExtension(name));
+}
+
+/** assertDisplayNameAllowed's rule: whether the name may be shown. */
+export function displayNameAllowed(
+  allowed: readonly string[],
+  name: string,
+  typeOfExtension: (extension: string) => string | undefined,
+): boolean {
   const extension = fileExtension(name);
-  if (extension === '' || extensionListed(allowed, extension)) return;
-  if (typeAllowed(allowed, typeOfExtension(extension))) return;
-  throw forbiddenFileType(extension);
+  return (
+    extension === '' ||
+    extensionListed(allowed, extension) ||
+    typeAllowed(allowed, typeOfExtension(extension))
+  );
 }

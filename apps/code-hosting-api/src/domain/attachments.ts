@@ -1,10 +1,10 @@
 import { notFound } from '@repo/http-errors';
-import { repositoryLevel } from './access';
-import { assertDisplayNameAllowed } from './attachment-types';
-import { requireUser, type Caller } from './caller';
+import { membershipFrom, repositoryLevel, repositoryLevelFrom } from './access';
+import { assertDisplayNameAllowed, displayNameAllowed } from './attachment-types';
+import { isSiteAdmin, requireUser, type Caller } from './caller';
 import type { AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
-import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
+import { assertMayWriteIssue, assertNotArchived, existingIssue, mayWriteIssue } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 
@@ -78,6 +78,33 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     return attachment;
   }
 
+  /**
+   * The common rename, a writer's of an allowed name, checked and made in one statement; undefined
+   * when it wrote nothing (missing, refused), and the full path answers. The statement's guard is
+   * the SQL form of issueOf's rules: they decide again here, on the facts it returns.
+   */
+  async function renamedInOneStatement(
+    caller: Caller,
+    path: { owner: string; repo: string; index: RequestedNumber; id: RequestedNumber },
+    name: string | undefined,
+  ): Promise<AttachmentRecord | undefined> {
+    const user = caller.user;
+    if (!user || !name || path.index.value === undefined || path.id.value === undefined) return undefined;
+    if (!displayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension)) return undefined;
+    const siteAdmin = isSiteAdmin(caller);
+    const attempt = await store.renameAttachmentGuarded(
+      { owner: path.owner, repo: path.repo, index: path.index.value, id: path.id.value },
+      name,
+      { userId: user.id, siteAdmin, publicOnly: caller.publicOnly },
+    );
+    if (!attempt) return undefined;
+    const membership = membershipFrom(siteAdmin ? [] : attempt.memberTeams);
+    const level = repositoryLevelFrom(caller, attempt.repository, membership, attempt.collaboration);
+    if (level === 'none' || attempt.repository.isArchived || !mayWriteIssue(caller, attempt.posterId, level))
+      throw new Error(`the guarded rename in ${path.owner}/${path.repo} wrote for a caller its rules refuse`);
+    return attempt.attachment;
+  }
+
   return {
     /** The issue when the caller may write its attachments (upload, rename, delete). */
     writableIssue: (caller: Caller, owner: string, repo: string, index: RequestedNumber) =>
@@ -147,6 +174,8 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       id: RequestedNumber,
       name: string | undefined,
     ): Promise<AttachmentRecord> {
+      const renamed = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
+      if (renamed) return renamed;
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (name === undefined || name === '') return attachment;

@@ -31,8 +31,12 @@ export async function existingIssue(
  * it). Repository access has no per-unit levels here, so a writer writes issues and pull requests.
  */
 export function assertMayWriteIssue(caller: Caller, issue: IssueRecord, level: AccessLevel): void {
+  if (!mayWriteIssue(caller, issue.poster.id, level))
+    throw forbidden('write permission on the issue is required');
+}
+
+/** assertMayWriteIssue's rule, on the issue's poster. */
+export function mayWriteIssue(caller: Caller, posterId: number, level: AccessLevel): boolean {
   const user = caller.user;
-  const allowed =
-    user !== undefined && (issue.poster.id === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
-  if (!allowed) throw forbidden('write permission on the issue is required');
+  return user !== undefined && (posterId === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
 }
