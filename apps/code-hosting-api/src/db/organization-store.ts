@@ -139,19 +139,24 @@ type OrganizationChanges = Pick<
   'fullName' | 'email' | 'description' | 'website' | 'location' | 'visibility' | 'repoAdminChangeTeamAccess'
 >;
 
+/** The edit's SET list over accounts `a`: each field given, the others as they are. */
+function editAssignments(args: Omit<EditOrganizationArgs, 'id'>): Prisma.Sql {
+  return Prisma.sql`full_name = coalesce(${args.fullName}::text, a.full_name),
+      email = coalesce(${args.email}::text, a.email),
+      description = coalesce(${args.description}::text, a.description),
+      website = coalesce(${args.website}::text, a.website),
+      location = coalesce(${args.location}::text, a.location),
+      visibility = coalesce(${args.visibility}::text, a.visibility),
+      repo_admin_change_team_access = coalesce(${args.repoAdminChangeTeamAccess}::boolean, a.repo_admin_change_team_access),
+      updated_at = ${args.now}::timestamptz`;
+}
+
 /** PATCH /orgs/{org}'s write: the fields given, the rest as they are; the organization after. */
 const EDIT_ORGANIZATION = fixedStatement<EditOrganizationArgs>(
   'organization_edit',
-  (arg) => Prisma.sql`
+  (arg, args) => Prisma.sql`
     UPDATE accounts a
-    SET full_name = coalesce(${arg('fullName')}::text, a.full_name),
-      email = coalesce(${arg('email')}::text, a.email),
-      description = coalesce(${arg('description')}::text, a.description),
-      website = coalesce(${arg('website')}::text, a.website),
-      location = coalesce(${arg('location')}::text, a.location),
-      visibility = coalesce(${arg('visibility')}::text, a.visibility),
-      repo_admin_change_team_access = coalesce(${arg('repoAdminChangeTeamAccess')}::boolean, a.repo_admin_change_team_access),
-      updated_at = ${arg('now')}::timestamptz
+    SET ${editAssignments(args)}
     WHERE a.id = ${arg('id')}::bigint
     RETURNING ${ACCOUNT_COLUMNS}`,
 );
@@ -173,7 +178,7 @@ type EditGuardArgs = {
  */
 const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrganizationArgs, 'id'>>(
   'organization_edit_guarded',
-  (arg) => Prisma.sql`
+  (arg, args) => Prisma.sql`
     WITH o AS (
       SELECT id, visibility FROM accounts WHERE lower_name = ${arg('lowerName')} AND type = 'organization'
     ), member_teams AS (
@@ -183,14 +188,7 @@ const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrgani
       WHERE EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${arg('memberId')}::bigint)
     ), updated AS (
       UPDATE accounts a
-      SET full_name = coalesce(${arg('fullName')}::text, a.full_name),
-        email = coalesce(${arg('email')}::text, a.email),
-        description = coalesce(${arg('description')}::text, a.description),
-        website = coalesce(${arg('website')}::text, a.website),
-        location = coalesce(${arg('location')}::text, a.location),
-        visibility = coalesce(${arg('visibility')}::text, a.visibility),
-        repo_admin_change_team_access = coalesce(${arg('repoAdminChangeTeamAccess')}::boolean, a.repo_admin_change_team_access),
-        updated_at = ${arg('now')}::timestamptz
+      SET ${editAssignments(args)}
       FROM o
       WHERE a.id = o.id
         AND (${arg('siteAdmin')}::boolean OR EXISTS (SELECT FROM member_teams WHERE permission = 'owner'))
