@@ -1,6 +1,15 @@
 import { useTestApp } from '@repo/testing';
 import { createTestApp, testSettings } from './app';
-import { adminToken, api, auth, createOrgRepo, createToken, createUser, type Actor } from './actors';
+import {
+  adminToken,
+  api,
+  auth,
+  createOrg,
+  createOrgRepo,
+  createToken,
+  createUser,
+  type Actor,
+} from './actors';
 import { assetsPath, createIssue, issueFixture, uploaded } from './attachment-fixtures';
 import { addToNewTeam } from './organization-fixtures';
 
@@ -81,6 +90,26 @@ beforeAll(async () => {
   const elsewhereIndex = await createIssue(service, owner.token, closed.org, elsewhere);
   const elsewhereAssets = assetsPath(closed.org, elsewhere, elsewhereIndex);
 
+  // Organizations whose visibility decides who reads their public repositories.
+  const limitedOrg = (await createOrg(service, owner, { visibility: 'limited' })).name;
+  const limitedRepo = await createOrgRepo(service, owner.token, limitedOrg);
+  const limitedAssets = assetsPath(
+    limitedOrg,
+    limitedRepo,
+    await createIssue(service, poster.token, limitedOrg, limitedRepo),
+  );
+  const hiddenOrg = (await createOrg(service, owner, { visibility: 'private' })).name;
+  const hiddenRepo = await createOrgRepo(service, owner.token, hiddenOrg);
+  await addToNewTeam(service, owner.token, hiddenOrg, teamReader.username, {
+    permission: 'read',
+    includes_all_repositories: false,
+  });
+  const hiddenAssets = assetsPath(
+    hiddenOrg,
+    hiddenRepo,
+    await createIssue(service, teamReader.token, hiddenOrg, hiddenRepo),
+  );
+
   const add = async (label: string, assets: string, token: string) =>
     targets.push({ label, assets, attachmentId: (await uploaded(service, assets, token)).id });
   await add('a public repository', open.assets, owner.token);
@@ -88,6 +117,8 @@ beforeAll(async () => {
   await add("a reader's issue", postedAssets, poster.token);
   await add("a user's own repository", personalAssets, stranger.token);
   await add("another team's repository", elsewhereAssets, owner.token);
+  await add("a limited organization's issue by a reader", limitedAssets, poster.token);
+  await add("a private organization's issue by a member", hiddenAssets, teamReader.token);
   await add('an archived repository', archived.assets, owner.token);
   await service.request
     .patch(`${api}/repos/${archived.org}/${archived.repo}`)

@@ -1,6 +1,6 @@
 import { useCodeHostingApi } from './app';
 import { adminAuthorization, api, auth, basic, createOrg, createOrgRepo, createUser } from './actors';
-import { createIssue } from './attachment-fixtures';
+import { createIssue, uploaded } from './attachment-fixtures';
 
 // As Gitea's route middleware: who may act is decided before the body is read. A caller who may
 // not act gets 401/403 whatever the body, never a 422 (or 415) that tells them about its shape.
@@ -112,6 +112,28 @@ describe('authorization before body validation', () => {
       .set('Authorization', basic(setting.outsider.username, setting.outsider.password))
       .send({ name: 42 });
     expect(response.status).toBe(403);
+  });
+
+  it('a value the database refuses (a NUL character): 403 for a caller who may not act, 422 for one who may', async () => {
+    const assets = `${api}/repos/${setting.org}/${setting.repo}/issues/${setting.index}/assets`;
+    const attachment = await uploaded(service, assets, setting.owner.token);
+    const writes: [string, Record<string, unknown>][] = [
+      [`${api}/orgs/${setting.org}`, { full_name: 'a\u0000b' }],
+      [`${assets}/${attachment.id}`, { name: 'a\u0000b.txt' }],
+    ];
+    for (const [path, body] of writes) {
+      await service.request
+        .patch(path)
+        .set(...auth(setting.outsider.token))
+        .send(body)
+        .expect(403);
+      const response = await service.request
+        .patch(path)
+        .set(...auth(setting.owner.token))
+        .send(body)
+        .expect(422);
+      expect(response.body.message).toMatch(/NUL/);
+    }
   });
 
   it('the owner with the same invalid bodies still gets the validation error', async () => {

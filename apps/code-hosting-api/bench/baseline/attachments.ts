@@ -15,6 +15,7 @@ import { atLeast, membershipFrom, repositoryLevelFrom } from '../../src/domain/a
 import { assertDisplayNameAllowed } from '../../src/domain/attachment-types';
 import { isSiteAdmin, type Caller } from '../../src/domain/caller';
 import type { AccessLevel, AttachmentRecord, RepositoryRecord } from '../../src/domain/records';
+import { requestedNumber } from '../../src/domain/requested-number';
 import type { createWire } from '../../src/http/wire';
 import { accountOf, CALLER_CTE, hashOf, teamOf, type CallerRow, type Json } from './rows';
 
@@ -159,8 +160,9 @@ export async function renameAttachment(
     token && hashOf(token),
     path.owner,
     path.repo,
-    Number(path.index),
-    Number(path.id),
+    // A number no row can have (past 2^53, or not plain decimal) matches nothing, as in the service.
+    requestedNumber(path.index).value ?? null,
+    requestedNumber(path.id).value ?? null,
     name ?? '',
     Boolean(name) && !refusal,
   ]);

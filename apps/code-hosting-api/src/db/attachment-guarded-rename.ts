@@ -1,17 +1,13 @@
 import type { AttachmentPath, AttachmentWriter, GuardedRename } from '../domain/attachment-store';
-import type { AccessLevel } from '../domain/records';
+import { accessLevels, type AccessLevel } from '../domain/records';
 import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
+import { attachmentColumns } from './attachment-columns';
 import type { RunStatement } from './database';
+import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
 import { fixedStatement } from './prepared-statements';
-import {
-  toAccount,
-  toAttachmentOfJson,
-  toTeam,
-  type AccountRow,
-  type AttachmentJson,
-  type TeamRow,
-} from './row-mappers';
+import { unlessUnstorable } from './write-outcome';
+import { toAccount, toAttachmentOfJson, toTeam, type AccountRow, type AttachmentJson } from './row-mappers';
 
 // PATCH …/assets/{id} in one statement (before: the repository, the writer's teams there, perhaps
 // a collaboration, the issue with its attachments, then the write: five). The write is guarded by
@@ -31,7 +27,12 @@ type RenameArgs = {
 };
 
 /** The levels a team or a collaboration grants, lowest first (array_position gives their rank). */
-const GRANTED_LEVELS = Prisma.sql`ARRAY['read', 'write', 'admin', 'owner']`;
+const GRANTED_LEVELS = Prisma.raw(
+  `ARRAY[${accessLevels
+    .filter((level) => level !== 'none')
+    .map((level) => `'${level}'`)
+    .join(', ')}]`,
+);
 
 const RENAME_GUARDED = fixedStatement<RenameArgs>(
   'attachment_rename_guarded',
@@ -40,12 +41,8 @@ const RENAME_GUARDED = fixedStatement<RenameArgs>(
       SELECT ${ACCOUNT_COLUMNS}, r.id AS "repoId", r.is_private AS "repoIsPrivate", r.is_archived AS "repoIsArchived"
       FROM accounts a JOIN repositories r ON r.owner_id = a.id
       WHERE a.lower_name = ${arg('ownerLowerName')} AND r.lower_name = ${arg('lowerName')}
-    ), member_teams AS (
-      SELECT t.id, t.org_id AS "orgId", t.name, t.description, t.permission,
-        t.can_create_org_repo AS "canCreateOrgRepo", t.includes_all_repositories AS "includesAllRepositories"
-      FROM teams t JOIN r ON t.org_id = r."id"
-      WHERE EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${arg('userId')}::bigint)
-    ), collaboration AS (
+    ), ${memberTeamsCte(Prisma.sql`(SELECT "id" FROM r WHERE r."type" = 'organization')`, arg('userId'))},
+    collaboration AS (
       SELECT permission FROM collaborations
       WHERE repo_id = (SELECT "repoId" FROM r) AND account_id = ${arg('userId')}::bigint
     ), level AS (
@@ -71,13 +68,11 @@ const RENAME_GUARDED = fixedStatement<RenameArgs>(
         AND NOT r."repoIsArchived" AND l.level <> 'none'
         AND (i.poster_id = ${arg('userId')}::bigint OR ${arg('siteAdmin')}::boolean
           OR l.level IN ('write', 'admin', 'owner'))
-      RETURNING t.id AS "id", t.uuid AS "uuid", t.repo_id AS "repoId", t.issue_id AS "issueId",
-        t.uploader_id AS "uploaderId", t.name AS "name", t.content_type AS "contentType", t.size AS "size",
-        t.download_count AS "downloadCount", t.created_at AS "createdAt"
+      RETURNING ${attachmentColumns('t')}
     )
     SELECT r.*, i.poster_id AS "posterId", row_to_json(n) AS "attachment",
       (SELECT permission FROM collaboration) AS "collaboration",
-      (SELECT coalesce(json_agg(mt ORDER BY mt.id), '[]') FROM member_teams mt) AS "memberTeams"
+      ${MEMBER_TEAMS_JSON} AS "memberTeams"
     FROM renamed n, r, issue i`,
 );
 
@@ -87,7 +82,7 @@ type RenameRow = AccountRow & {
   posterId: number | string;
   attachment: AttachmentJson;
   collaboration: string | null;
-  memberTeams: TeamRow[];
+  memberTeams: MemberTeamJson[];
 };
 
 /** The rename when the guard allowed it; undefined when nothing was written. */
@@ -97,16 +92,20 @@ export async function renameAttachmentGuarded(
   name: string,
   writer: AttachmentWriter,
 ): Promise<GuardedRename | undefined> {
-  const [row] = await run<RenameRow>(
-    RENAME_GUARDED.bind({
-      ownerLowerName: path.owner.toLowerCase(),
-      lowerName: path.repo.toLowerCase(),
-      index: path.index,
-      id: path.id,
-      name,
-      ...writer,
-    }),
-  );
+  // A value the database refuses (a NUL character): the full path decides who may act first.
+  const [row] =
+    (await unlessUnstorable(() =>
+      run<RenameRow>(
+        RENAME_GUARDED.bind({
+          ownerLowerName: path.owner.toLowerCase(),
+          lowerName: path.repo.toLowerCase(),
+          index: path.index,
+          id: path.id,
+          name,
+          ...writer,
+        }),
+      ),
+    )) ?? [];
   if (!row) return undefined;
   return {
     attachment: toAttachmentOfJson(row.attachment),

@@ -5,6 +5,7 @@ import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
 import { writeRecorded, type ChangeLog } from './change-log';
+import { attachmentColumns } from './attachment-columns';
 import { toAttachment, type AttachmentRow } from './row-mappers';
 
 const UUID_BATCH = 1000;
@@ -13,10 +14,8 @@ const UUID_BATCH = 1000;
 const RENAME_ATTACHMENT = fixedStatement<{ id: number; name: string }>(
   'attachment_rename',
   (arg) => Prisma.sql`
-    UPDATE attachments SET name = ${arg('name')} WHERE id = ${arg('id')}::bigint
-    RETURNING id AS "id", uuid AS "uuid", repo_id AS "repoId", issue_id AS "issueId",
-      uploader_id AS "uploaderId", name AS "name", content_type AS "contentType", size AS "size",
-      download_count AS "downloadCount", created_at AS "createdAt"`,
+    UPDATE attachments t SET name = ${arg('name')} WHERE t.id = ${arg('id')}::bigint
+    RETURNING ${attachmentColumns('t')}`,
 );
 
 /** Attachment rows; `changes` records their change events (when on). */

@@ -1,13 +1,15 @@
 import { notFound } from '@repo/http-errors';
 import type { AccountChanges } from '../domain/account-store';
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
+import type { Visibility } from '../domain/records';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS, renameAccountRow, updateAccountRow } from './account-store';
 import { writeRecorded, type ChangeLog } from './change-log';
 import { fixedStatement, prepared } from './prepared-statements';
 import { toAccount, toTeam, type AccountRow, type TeamRow } from './row-mappers';
 import type { StoreDatabase } from './store';
-import { unlessNameTaken } from './write-outcome';
+import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
+import { unlessNameTaken, unlessUnstorable } from './write-outcome';
 
 function teamData(team: TeamInsert) {
   return {
@@ -181,12 +183,7 @@ const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrgani
   (arg, args) => Prisma.sql`
     WITH o AS (
       SELECT id, visibility FROM accounts WHERE lower_name = ${arg('lowerName')} AND type = 'organization'
-    ), member_teams AS (
-      SELECT t.id, t.org_id AS "orgId", t.name, t.description, t.permission,
-        t.can_create_org_repo AS "canCreateOrgRepo", t.includes_all_repositories AS "includesAllRepositories"
-      FROM teams t JOIN o ON t.org_id = o.id
-      WHERE EXISTS (SELECT FROM team_members m WHERE m.team_id = t.id AND m.account_id = ${arg('memberId')}::bigint)
-    ), updated AS (
+    ), ${memberTeamsCte(Prisma.sql`(SELECT id FROM o)`, arg('memberId'))}, updated AS (
       UPDATE accounts a
       SET ${editAssignments(args)}
       FROM o
@@ -196,7 +193,7 @@ const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrgani
           OR ${arg('visibilityChangeAllowed')}::boolean)
       RETURNING ${ACCOUNT_COLUMNS}
     )
-    SELECT u.*, (SELECT coalesce(json_agg(mt ORDER BY mt.id), '[]') FROM member_teams mt) AS "memberTeams"
+    SELECT u.*, (SELECT visibility FROM o) AS "previousVisibility", ${MEMBER_TEAMS_JSON} AS "memberTeams"
     FROM updated u`,
 );
 
@@ -268,17 +265,27 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       // With events on, the recorded write (updateOrganization) is the only one.
       const edited = organizationChanges(accountChanges);
       if (changes || !edited) return undefined;
-      const [row] = await query<AccountRow & { memberTeams: TeamRow[] }>(
-        EDIT_ORGANIZATION_GUARDED.bind({
-          ...edited,
-          lowerName: name.toLowerCase(),
-          siteAdmin: guard.siteAdmin,
-          memberId: guard.memberId ?? null,
-          visibilityChangeAllowed: guard.visibilityChangeAllowed,
-          now: new Date(),
-        }),
+      // A value the database refuses (a NUL character): the full path decides who may act first.
+      const [row] =
+        (await unlessUnstorable(() =>
+          query<AccountRow & { previousVisibility: string; memberTeams: MemberTeamJson[] }>(
+            EDIT_ORGANIZATION_GUARDED.bind({
+              ...edited,
+              lowerName: name.toLowerCase(),
+              siteAdmin: guard.siteAdmin,
+              memberId: guard.memberId ?? null,
+              visibilityChangeAllowed: guard.visibilityChangeAllowed,
+              now: new Date(),
+            }),
+          ),
+        )) ?? [];
+      return (
+        row && {
+          organization: toAccount(row),
+          previousVisibility: row.previousVisibility as Visibility,
+          memberTeams: row.memberTeams.map(toTeam),
+        }
       );
-      return row && { organization: toAccount(row), memberTeams: row.memberTeams.map(toTeam) };
     },
 
     async renameOrganization(id, expectedName, newName) {

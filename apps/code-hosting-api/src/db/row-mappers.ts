@@ -54,7 +54,7 @@ export function toAccount(row: AccountRow): AccountRecord {
   };
 }
 
-export function toTeam(row: TeamRow): TeamRecord {
+export function toTeam(row: Omit<TeamRow, 'lowerName' | 'createdAt'>): TeamRecord {
   return {
     id: Number(row.id),
     orgId: Number(row.orgId),

@@ -1,4 +1,4 @@
-import { isUniqueConstraintViolation } from '@repo/http-errors';
+import { isUniqueConstraintViolation, isUnstorableValue } from '@repo/http-errors';
 import type { WriteOutcome } from '../domain/write-outcome';
 
 /** Runs a write that may collide with an existing name; a unique violation becomes `name-taken`. */
@@ -7,6 +7,20 @@ export async function unlessNameTaken<T>(write: () => Promise<T>): Promise<Write
     return { kind: 'written', value: await write() };
   } catch (error) {
     if (isUniqueConstraintViolation(error)) return { kind: 'name-taken' };
+    throw error;
+  }
+}
+
+/**
+ * A guarded write (checked and made in one statement) that failed on a value the database cannot
+ * store (a NUL character) wrote nothing: undefined, and the caller's full path answers, which
+ * decides who may act before the value reaches the database (Gitea's order: 403 before 422).
+ */
+export async function unlessUnstorable<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUnstorableValue(error)) return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { AccountChanges, AccountVisibilityScope, NewAccount } from './account-store';
-import type { AccountRecord, Page, TeamRecord } from './records';
+import type { AccountRecord, Page, TeamRecord, Visibility } from './records';
 import type { WriteOutcome } from './write-outcome';
 
 export interface OrganizationFilter {
@@ -30,7 +30,8 @@ export interface OrganizationStore {
   /**
    * PATCH /orgs/{org} checked and made in one statement: written only when `guard` allows it (a site
    * administrator, or `memberId` in an owner-level team; a visibility change only when
-   * visibilityChangeAllowed). The organization after and the member's teams there; undefined when
+   * visibilityChangeAllowed). The organization after, its visibility before and the member's teams
+   * there; undefined when
    * nothing was written (missing, refused, or no such form, as with events on): the caller's full
    * path then answers.
    */
@@ -38,7 +39,9 @@ export interface OrganizationStore {
     name: string,
     changes: AccountChanges,
     guard: OrganizationEditGuard,
-  ): Promise<{ organization: AccountRecord; memberTeams: TeamRecord[] } | undefined>;
+  ): Promise<
+    { organization: AccountRecord; previousVisibility: Visibility; memberTeams: TeamRecord[] } | undefined
+  >;
   /** Renames the organization only while it is still named `expectedName` (any case); undefined when it is not. */
   renameOrganization(
     id: number,

@@ -74,7 +74,11 @@ export function organizationService(store: Store, settings: OrganizationSettings
   }
 
   function assertDangerZoneAllowed(caller: Caller): void {
-    if (settings.orgDangerZoneRestricted && !isSiteAdmin(caller)) throw forbidden(dangerZoneMessage);
+    if (!dangerZoneAllowed(caller)) throw forbidden(dangerZoneMessage);
+  }
+
+  function dangerZoneAllowed(caller: Caller): boolean {
+    return !settings.orgDangerZoneRestricted || isSiteAdmin(caller);
   }
 
   /** An organization's e-mail address is optional: `""` clears it. */
@@ -195,15 +199,19 @@ export function organizationService(store: Store, settings: OrganizationSettings
       // The common edit, an owner's valid change, is checked and made in one statement; whatever it
       // did not write (missing, refused, an invalid e-mail) the full path below answers.
       if (caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
-        const siteAdmin = isSiteAdmin(caller);
         const attempt = await store.updateOrganizationGuarded(name, changes, {
-          siteAdmin,
+          siteAdmin: isSiteAdmin(caller),
           memberId: caller.publicOnly ? undefined : caller.user.id,
-          visibilityChangeAllowed: siteAdmin || !settings.orgDangerZoneRestricted,
+          visibilityChangeAllowed: dangerZoneAllowed(caller),
         });
         if (attempt) {
-          if (!ownsOrganization(caller, membershipFrom(attempt.memberTeams)))
-            throw new Error(`the guarded edit of ${name} wrote for a caller who does not own it`);
+          const visibilityKept =
+            fields.visibility === undefined || fields.visibility === attempt.previousVisibility;
+          if (
+            !ownsOrganization(caller, membershipFrom(attempt.memberTeams)) ||
+            !(visibilityKept || dangerZoneAllowed(caller))
+          )
+            throw new Error(`the guarded edit of ${name} wrote what the rules refuse`);
           return attempt.organization;
         }
       }
