@@ -1,5 +1,5 @@
 import { notFound } from '@repo/http-errors';
-import type { AccountChanges } from '../domain/account-store';
+import type { AccountChanges, NewAccount } from '../domain/account-store';
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
 import type { Visibility } from '../domain/records';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
@@ -9,6 +9,13 @@ import { fixedStatement, prepared } from './prepared-statements';
 import { toAccount, toTeam, type AccountRow, type TeamRow } from './row-mappers';
 import type { StoreDatabase } from './store';
 import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
+import {
+  NOT_CALLER,
+  tokenCallerCte,
+  tokenCallerRow,
+  tokenFactsOf,
+  type TokenCallerRow,
+} from './token-caller';
 import { unlessNameTaken, unlessUnstorable } from './write-outcome';
 
 function teamData(team: TeamInsert) {
@@ -83,7 +90,8 @@ const TEAMS_OF_MEMBER = fixedStatement<{ orgId: number; userId: number }>(
     ORDER BY t.id`,
 );
 
-type NewOrganizationArgs = {
+/** An organization's fields and its first team's, as its creation's statements take them. */
+type OrganizationInsertArgs = {
   name: string;
   lowerName: string;
   fullName: string | null;
@@ -98,39 +106,110 @@ type NewOrganizationArgs = {
   teamPermission: string;
   teamCanCreateOrgRepo: boolean;
   teamIncludesAllRepositories: boolean;
-  memberId: number;
 };
 
 /**
- * An organization, its first team and that team's one member, in one statement (before: a
- * transaction of Prisma's creates, seven statements). A field not given takes its column's
- * default (the migration's), as Prisma's create did.
+ * WITH items that create the organization `created`, its first team and that team's one member,
+ * the `account_id` of `creator` (a WITH item given: one row, or none and nothing is created). A
+ * field not given takes its column's default (the migration's), as Prisma's create did.
  */
-const CREATE_ORGANIZATION = fixedStatement<NewOrganizationArgs>(
-  'organization_create',
-  (arg) => Prisma.sql`
-    WITH a AS (
+function organizationInserts(args: OrganizationInsertArgs, creator: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`creator AS (${creator}), created AS (
       INSERT INTO accounts (name, lower_name, type, full_name, email, visibility, description, website,
         location, repo_admin_change_team_access)
-      VALUES (${arg('name')}, ${arg('lowerName')}, 'organization',
-        coalesce(${arg('fullName')}::text, ''), coalesce(${arg('email')}::text, ''),
-        coalesce(${arg('visibility')}::text, 'public'), coalesce(${arg('description')}::text, ''),
-        coalesce(${arg('website')}::text, ''), coalesce(${arg('location')}::text, ''),
-        coalesce(${arg('repoAdminChangeTeamAccess')}::boolean, false))
+      SELECT ${args.name}, ${args.lowerName}, 'organization',
+        coalesce(${args.fullName}::text, ''), coalesce(${args.email}::text, ''),
+        coalesce(${args.visibility}::text, 'public'), coalesce(${args.description}::text, ''),
+        coalesce(${args.website}::text, ''), coalesce(${args.location}::text, ''),
+        coalesce(${args.repoAdminChangeTeamAccess}::boolean, false)
+      FROM creator
       RETURNING *
     ), team AS (
       INSERT INTO teams (org_id, name, lower_name, description, permission, can_create_org_repo,
         includes_all_repositories)
-      SELECT a.id, ${arg('teamName')}, lower(${arg('teamName')}), ${arg('teamDescription')},
-        ${arg('teamPermission')}, ${arg('teamCanCreateOrgRepo')}::boolean,
-        ${arg('teamIncludesAllRepositories')}::boolean
-      FROM a
+      SELECT c.id, ${args.teamName}, lower(${args.teamName}), ${args.teamDescription},
+        ${args.teamPermission}, ${args.teamCanCreateOrgRepo}::boolean,
+        ${args.teamIncludesAllRepositories}::boolean
+      FROM created c
       RETURNING id
     ), member AS (
-      INSERT INTO team_members (team_id, account_id) SELECT team.id, ${arg('memberId')}::bigint FROM team
-    )
-    SELECT ${ACCOUNT_COLUMNS} FROM a`,
+      INSERT INTO team_members (team_id, account_id) SELECT team.id, creator.account_id FROM team, creator
+    )`;
+}
+
+/** An organization, its first team and that team's one member, in one statement (before: a transaction of Prisma's creates, seven statements). */
+const CREATE_ORGANIZATION = fixedStatement<OrganizationInsertArgs & { memberId: number }>(
+  'organization_create',
+  (arg, args) => Prisma.sql`
+    WITH ${organizationInserts(args, Prisma.sql`SELECT ${arg('memberId')}::bigint AS account_id`)}
+    SELECT ${ACCOUNT_COLUMNS} FROM created a`,
 );
+
+/**
+ * POST /orgs with the request's token looked up in the same statement (db/token-caller.ts): the
+ * organization is created only when the token may (its scopes allow writing organizations) and
+ * its user may create one (a site administrator, or allowed to and not through a public-only
+ * token, unless regular creation is disabled). The token's row, then the organization's when made.
+ */
+const CREATE_ORGANIZATION_WITH_TOKEN = fixedStatement<
+  OrganizationInsertArgs & { tokenHash: string; regularCreationDisabled: boolean }
+>(
+  'organization_create_with_token',
+  (arg, args) => Prisma.sql`
+    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'write' })},
+    ${organizationInserts(
+      args,
+      Prisma.sql`SELECT account_id FROM token_caller
+        WHERE granted AND (site_admin OR (allow_create_organization AND NOT public_only
+          AND NOT ${arg('regularCreationDisabled')}::boolean))`,
+    )}
+    ${tokenCallerRow()}
+    UNION ALL
+    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS} FROM created a`,
+);
+
+/**
+ * GET /orgs/{org} with the request's token looked up in the same statement: the token's row, then
+ * the organization's (when there is one of that name) with whether the token's user is in one of
+ * its teams (asked of private organizations only, the only ones it decides on).
+ */
+const ORGANIZATION_WITH_TOKEN = fixedStatement<{ tokenHash: string; lowerName: string }>(
+  'organization_with_token',
+  (arg) => Prisma.sql`
+    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'read' })}
+    ${tokenCallerRow(Prisma.sql`, NULL::boolean AS "callerIsMember"`)}
+    UNION ALL
+    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS},
+      a.visibility = 'private' AND EXISTS (
+        SELECT FROM teams t JOIN team_members m ON m.team_id = t.id
+        WHERE t.org_id = a.id AND m.account_id = (SELECT account_id FROM token_caller)
+      ) AS "callerIsMember"
+    FROM accounts a
+    WHERE a.lower_name = ${arg('lowerName')} AND a.type = 'organization'`,
+);
+
+/** The statement's values of an organization's fields and its first team's. */
+function organizationInsertValues(
+  account: NewAccount,
+  team: Omit<TeamInsert, 'orgId'>,
+): OrganizationInsertArgs {
+  return {
+    name: account.name,
+    lowerName: account.name.toLowerCase(),
+    fullName: account.fullName ?? null,
+    email: account.email ?? null,
+    visibility: account.visibility ?? null,
+    description: account.description ?? null,
+    website: account.website ?? null,
+    location: account.location ?? null,
+    repoAdminChangeTeamAccess: account.repoAdminChangeTeamAccess ?? null,
+    teamName: team.name,
+    teamDescription: team.description,
+    teamPermission: team.permission,
+    teamCanCreateOrgRepo: team.canCreateOrgRepo,
+    teamIncludesAllRepositories: team.includesAllRepositories,
+  };
+}
 
 /** Null for a field the edit leaves as it is. */
 type EditOrganizationArgs = {
@@ -206,23 +285,7 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
         const { team, memberId } = owners;
         return unlessNameTaken(async () => {
           const [row] = await query<AccountRow>(
-            CREATE_ORGANIZATION.bind({
-              name: account.name,
-              lowerName: account.name.toLowerCase(),
-              fullName: account.fullName ?? null,
-              email: account.email ?? null,
-              visibility: account.visibility ?? null,
-              description: account.description ?? null,
-              website: account.website ?? null,
-              location: account.location ?? null,
-              repoAdminChangeTeamAccess: account.repoAdminChangeTeamAccess ?? null,
-              teamName: team.name,
-              teamDescription: team.description,
-              teamPermission: team.permission,
-              teamCanCreateOrgRepo: team.canCreateOrgRepo,
-              teamIncludesAllRepositories: team.includesAllRepositories,
-              memberId,
-            }),
+            CREATE_ORGANIZATION.bind({ ...organizationInsertValues(account, team), memberId }),
           );
           return toAccount(row!);
         });
@@ -243,6 +306,36 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
           return org;
         }),
       );
+    },
+
+    async createOrganizationWithToken(tokenHash, account, team, regularCreationDisabled) {
+      // With events on, the creation records its event in the usual path's transaction.
+      if (changes) return undefined;
+      return unlessUnstorable(() =>
+        unlessNameTaken(async () => {
+          const rows = await query<TokenCallerRow>(
+            CREATE_ORGANIZATION_WITH_TOKEN.bind({
+              ...organizationInsertValues(account, team),
+              tokenHash,
+              regularCreationDisabled,
+            }),
+          );
+          const created = rows.find((row) => row.role === 'organization');
+          return { token: tokenFactsOf(rows), organization: created && toAccount(created) };
+        }),
+      );
+    },
+
+    async findOrganizationWithToken(tokenHash, name) {
+      const rows = await query<TokenCallerRow & { callerIsMember: boolean | null }>(
+        ORGANIZATION_WITH_TOKEN.bind({ tokenHash, lowerName: name.toLowerCase() }),
+      );
+      const organization = rows.find((row) => row.role === 'organization');
+      return {
+        token: tokenFactsOf(rows),
+        organization: organization && toAccount(organization),
+        callerIsMember: organization?.callerIsMember === true,
+      };
     },
 
     async updateOrganization(id, accountChanges) {

@@ -8,7 +8,8 @@ import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
-import { knownScopes } from './token-scopes';
+import { callerOfToken, tokenAccountUsable, type TokenFacts, type TokenNeed } from './token-caller';
+import { knownScopes, scopesAllow } from './token-scopes';
 import { TokenUseRecorder } from './token-use';
 
 export interface NewUser {
@@ -136,9 +137,26 @@ export function accountService(
       secret: string,
     ): Promise<{ account: AccountRecord; scopes: string[] } | undefined> {
       const found = await store.findTokenByHash(hashToken(secret));
-      if (!found || found.account.type !== 'user' || !found.account.isActive) return undefined;
+      if (!found || !tokenAccountUsable(found.account)) return undefined;
       tokenUse.record(found.token.id);
       return { account: found.account, scopes: found.token.scopes };
+    },
+
+    /**
+     * A token an operation's own statement looked up (token-caller.ts): the caller when the token
+     * authenticates (as authenticateToken decides) and its scopes allow the operation, its use
+     * recorded; undefined otherwise, for the usual path to refuse.
+     */
+    acceptToken(facts: TokenFacts | undefined, need: TokenNeed): Caller | undefined {
+      if (
+        !facts ||
+        !tokenAccountUsable(facts.account) ||
+        !scopesAllow(facts.scopes, need.category, need.mode)
+      ) {
+        return undefined;
+      }
+      tokenUse.record(facts.tokenId);
+      return callerOfToken(facts);
     },
 
     /** Resolves once the token-use writes started so far are done. */

@@ -1,5 +1,6 @@
 import type { AccountChanges, AccountVisibilityScope, NewAccount } from './account-store';
 import type { AccountRecord, Page, TeamRecord, Visibility } from './records';
+import type { TokenFacts } from './token-caller';
 import type { WriteOutcome } from './write-outcome';
 
 export interface OrganizationFilter {
@@ -25,6 +26,35 @@ export interface OrganizationStore {
     account: NewAccount,
     owners: { team: Omit<TeamInsert, 'orgId'>; memberId: number },
   ): Promise<WriteOutcome<AccountRecord>>;
+  /**
+   * POST /orgs with the request's token looked up in the same statement (token-caller.ts): the
+   * organization is created only when the token's scopes allow writing organizations and its user
+   * may create one (a site administrator; else allowed to, not through a public-only token, and
+   * regular creation not disabled). What the statement found of the token, and the organization
+   * when it was made; undefined when it could not be tried (events on: the usual path records the
+   * event) or held a value the database cannot store, and the usual path answers.
+   */
+  createOrganizationWithToken(
+    tokenHash: string,
+    account: NewAccount,
+    team: Omit<TeamInsert, 'orgId'>,
+    regularCreationDisabled: boolean,
+  ): Promise<
+    WriteOutcome<{ token: TokenFacts | undefined; organization: AccountRecord | undefined }> | undefined
+  >;
+  /**
+   * The organization of that name (any case) with the request's token looked up in the same
+   * statement: what it found of each, and whether the token's user is in one of the organization's
+   * teams (asked of a private organization only; false for the others).
+   */
+  findOrganizationWithToken(
+    tokenHash: string,
+    name: string,
+  ): Promise<{
+    token: TokenFacts | undefined;
+    organization: AccountRecord | undefined;
+    callerIsMember: boolean;
+  }>;
   /** PATCH /orgs/{org}: applies the changes (its change event with them). */
   updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
   /**

@@ -1,7 +1,13 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
 import type { TeamInsert } from './organization-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, assertValidEmail, isValidEmail } from './account-names';
+import {
+  accountExistsError,
+  accountNameProblem,
+  assertUsableAccountName,
+  assertValidEmail,
+  isValidEmail,
+} from './account-names';
 import {
   accountVisibilityScope,
   membershipFrom,
@@ -10,11 +16,13 @@ import {
   ownsOrganization,
   repositoryLevelFrom,
   requireOrganizationOwner,
+  seesAccount,
   visibleAccount,
   visibleOrganization as visibleOrganizationIn,
 } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
+import type { TokenCredential } from './token-caller';
 import {
   levelRank,
   type AccessLevel,
@@ -98,11 +106,18 @@ export function organizationService(store: Store, settings: OrganizationSettings
   /** Seed rule 2: site admins always; others when their account and the deployment allow it. */
   function assertMayCreate(caller: Caller): AccountRecord {
     const user = requireUser(caller);
-    const allowed =
-      isSiteAdmin(caller) ||
-      (user.allowCreateOrganization && !settings.disableRegularOrgCreation && !caller.publicOnly);
-    if (!allowed) throw forbidden('user is not allowed to create organizations');
+    if (!mayCreate(caller)) throw forbidden('user is not allowed to create organizations');
     return user;
+  }
+
+  function mayCreate(caller: Caller): boolean {
+    return (
+      isSiteAdmin(caller) ||
+      (caller.user !== undefined &&
+        caller.user.allowCreateOrganization &&
+        !settings.disableRegularOrgCreation &&
+        !caller.publicOnly)
+    );
   }
 
   /** Who may rename or delete: owners, and only site administrators under the danger-zone setting. */
@@ -190,8 +205,50 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return created.value;
     },
 
+    /**
+     * POST /orgs in one statement with the request's token (token-caller.ts): the caller and the
+     * organization made, or undefined when it made none (a refusal, an unusable name or e-mail, a
+     * name taken) and the usual path (create) answers, deciding who may act first.
+     */
+    async createWithToken(
+      token: TokenCredential,
+      name: string,
+      fields: OrganizationFields,
+    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
+      if (accountNameProblem(name) !== undefined || !acceptableEmail(fields.email)) return undefined;
+      const outcome = await store.createOrganizationWithToken(
+        token.hash,
+        { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
+        ownersTeam,
+        settings.disableRegularOrgCreation,
+      );
+      if (outcome?.kind !== 'written' || !outcome.value.organization) return undefined;
+      const caller = token.accept(outcome.value.token);
+      // The statement's guard is these rules in SQL: an organization made against them is a bug.
+      if (!caller || !mayCreate(caller))
+        throw new Error('the one-statement creation made what its rules refuse');
+      return { caller, organization: outcome.value.organization };
+    },
+
     /** GET /orgs/{org} (seed rule 3); the email is blanked for anonymous callers by the HTTP layer. */
     get: visibleOrganization,
+
+    /**
+     * GET /orgs/{org} in one statement with the request's token: the caller and the organization
+     * when the token authenticates for it and the organization is theirs to see; undefined
+     * otherwise, and the usual path (get) answers with the refusal.
+     */
+    async getWithToken(
+      token: TokenCredential,
+      name: string,
+    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
+      const found = await store.findOrganizationWithToken(token.hash, name);
+      const caller = token.accept(found.token);
+      if (!caller || !found.organization || !seesAccount(caller, found.organization, found.callerIsMember)) {
+        return undefined;
+      }
+      return { caller, organization: found.organization };
+    },
 
     /** PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. */
     async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {

@@ -18,14 +18,18 @@ export const knownScopes: ReadonlySet<string> = new Set([
   ...scopeCategories.flatMap((category) => [`read:${category}`, `write:${category}`]),
 ]);
 
+/** The scopes any one of which lets a token read (or write) resources of the category. */
+export function grantingScopes(category: ScopeCategory, mode: 'read' | 'write'): string[] {
+  return mode === 'read' ? ['all', `write:${category}`, `read:${category}`] : ['all', `write:${category}`];
+}
+
 /** Whether a token with these scopes may read (or write) resources of the category. */
 export function scopesAllow(
   scopes: readonly string[],
   category: ScopeCategory,
   mode: 'read' | 'write',
 ): boolean {
-  if (scopes.includes('all') || scopes.includes(`write:${category}`)) return true;
-  return mode === 'read' && scopes.includes(`read:${category}`);
+  return grantingScopes(category, mode).some((scope) => scopes.includes(scope));
 }
 
 /** `public-only` alone does not grant anything; it narrows what the other scopes reach. */

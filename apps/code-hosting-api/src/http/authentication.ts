@@ -1,7 +1,9 @@
 import { forbidden, notFound, unauthorized } from '@repo/http-errors';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
+import { hashToken } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
+import type { TokenCredential, TokenFacts, TokenNeed } from '../domain/token-caller';
 import { isPublicOnly } from '../domain/token-scopes';
 import { setRequestActor } from '../request-context';
 import type { LoginThrottle } from '../domain/login-throttle';
@@ -22,14 +24,63 @@ function firstQueryValue(value: unknown): string | undefined {
   return undefined;
 }
 
-export function authenticationOf(res: Response): Authentication {
+/** A token credential the middleware left for the operation to look up (see `authenticate`). */
+interface PendingToken {
+  secret: string;
+  /** The operation looks it up in its own statement: what that statement found, decided on. */
+  accept(facts: TokenFacts | undefined, need: TokenNeed): Caller | undefined;
+}
+
+const AUTHENTICATION = 'authentication';
+const PENDING_TOKEN = 'pendingToken';
+
+/**
+ * The request's Authentication (anonymous without credentials); a token left pending is looked up
+ * now, and an invalid one refused (401) now.
+ */
+export async function authenticationOf(res: Response): Promise<Authentication> {
+  const pending = res.locals[PENDING_TOKEN] as
+    (PendingToken & { resolve(): Promise<Authentication> }) | undefined;
+  if (pending) {
+    delete res.locals[PENDING_TOKEN];
+    recordAuthentication(res, await pending.resolve());
+  }
   return (
-    (res.locals['authentication'] as Authentication | undefined) ?? {
+    (res.locals[AUTHENTICATION] as Authentication | undefined) ?? {
       caller: anonymous,
       scopes: undefined,
       viaBasicPassword: false,
     }
   );
+}
+
+/**
+ * The request's token when it is still to be looked up (a token alone, no Sudo), for an operation
+ * that looks it up in its own statement: a credential whose `accept` gives the caller, or undefined
+ * (the operation then takes its usual path, which calls authenticationOf).
+ */
+export function pendingTokenOf(res: Response, need: TokenNeed): TokenCredential | undefined {
+  const pending = res.locals[PENDING_TOKEN] as PendingToken | undefined;
+  if (!pending) return undefined;
+  return {
+    hash: hashToken(pending.secret),
+    need,
+    accept: (facts) => {
+      const caller = pending.accept(facts, need);
+      if (caller) {
+        delete res.locals[PENDING_TOKEN];
+        recordAuthentication(res, { caller, scopes: facts!.scopes, viaBasicPassword: false });
+      }
+      return caller;
+    },
+  };
+}
+
+/** Where the routes find the request's Authentication. */
+function recordAuthentication(res: Response, authentication: Authentication): void {
+  res.locals[AUTHENTICATION] = authentication;
+  // The change events' `actor`: the user the request acts as (the Sudo target under Sudo).
+  if (authentication.caller.user) setRequestActor(authentication.caller.user.name);
 }
 
 async function fromToken(accounts: AccountService, secret: string): Promise<Authentication> {
@@ -115,13 +166,49 @@ async function applySudo(
   return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };
 }
 
-/** Records the request's Authentication (anonymous without credentials) for the routes. */
+/** The token of a request that sends one alone (Authorization: token/bearer, or ?token=), else undefined. */
+function plainToken(req: Request): string | undefined {
+  if (req.get('Sudo') !== undefined || firstQueryValue(req.query['sudo']) !== undefined) return undefined;
+  const header = req.headers.authorization?.trim();
+  if (header) {
+    const [scheme = '', credentials = ''] = header.split(/\s+/, 2);
+    const kind = scheme.toLowerCase();
+    return kind === 'token' || kind === 'bearer' ? credentials : undefined;
+  }
+  return firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token']);
+}
+
+/**
+ * Records the request's Authentication (anonymous without credentials) for the routes. A token
+ * sent alone is left pending: the operation looks it up, in its own statement when it can
+ * (pendingTokenOf), else first thing (authenticationOf); every other credential is checked here.
+ */
 export function authenticate(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
-    const authentication = await applySudo(accounts, req, await authenticationFrom(accounts, throttle, req));
-    res.locals['authentication'] = authentication;
-    // The change events' `actor`: the user the request acts as (the Sudo target under Sudo).
-    if (authentication.caller.user) setRequestActor(authentication.caller.user.name);
+    const secret = plainToken(req);
+    if (secret !== undefined) {
+      const pending: PendingToken & { resolve(): Promise<Authentication> } = {
+        secret,
+        accept: (facts, need) => accounts.acceptToken(facts, need),
+        resolve: () => fromToken(accounts, secret),
+      };
+      res.locals[PENDING_TOKEN] = pending;
+      next();
+      return;
+    }
+    recordAuthentication(
+      res,
+      await applySudo(accounts, req, await authenticationFrom(accounts, throttle, req)),
+    );
     next();
   };
 }
+
+/**
+ * After the API's routes: a request no operation took (404, or a path's other methods) still has
+ * its token checked first, as every credential is (401 before 404).
+ */
+export const settleAuthentication: RequestHandler = async (_req, res, next) => {
+  await authenticationOf(res);
+  next();
+};

@@ -7,7 +7,8 @@ import { requireUser, type Caller } from '../domain/caller';
 import { listOptions, type ListOptions, type PagingSettings } from '../domain/pagination';
 import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
-import { authenticationOf } from './authentication';
+import type { TokenCredential } from '../domain/token-caller';
+import { authenticationOf, pendingTokenOf } from './authentication';
 import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
 import { APIError } from './schemas';
@@ -42,6 +43,16 @@ export interface RouteContext<Params, Query, Body> {
   paging: ListOptions;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
+}
+
+/** What an operation's `withToken` gets: the request, valid, and its token still to be looked up. */
+export interface TokenRouteContext<Params, Query, Body> {
+  req: Request;
+  res: Response;
+  token: TokenCredential;
+  params: Params;
+  query: Query;
+  body: Body;
 }
 
 /** What the caller must be. */
@@ -105,6 +116,19 @@ export interface RouteDefinition<
    * attachment downloads; authenticated the same way.
    */
   siteRoot?: boolean;
+  /**
+   * The operation with the request's token looked up in its own statement (token-caller.ts): tried
+   * first when the request sends a token alone and its parameters and body are valid. It answers
+   * and returns true, or returns false having answered nothing, and `handle` answers as usual
+   * (the token looked up first, then whatever refusal is due).
+   */
+  withToken?: (
+    context: TokenRouteContext<
+      ParsedParameters<Path, ParamsSchema>,
+      QuerySchema extends ZodObject ? z.infer<QuerySchema> : Record<string, never>,
+      BodySchema extends ZodType ? z.infer<BodySchema> : undefined
+    >,
+  ) => Promise<boolean>;
   handle: (
     context: RouteContext<
       ParsedParameters<Path, ParamsSchema>,
@@ -165,6 +189,40 @@ async function readBody(req: Request, schema: ZodType, authorize: () => Promise<
   }
 }
 
+/**
+ * Tries the operation's `withToken` on the request as it came, when its parameters, query and body
+ * are valid: whether it answered. Anything invalid is left to the usual path, which decides who
+ * may act before it says what is wrong.
+ */
+async function answeredWithToken(
+  route: AnyRoute,
+  req: Request,
+  res: Response,
+  token: TokenCredential,
+  params: ZodObject,
+): Promise<boolean> {
+  const parsedParams = params.safeParse(req.params);
+  const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
+  let body: { success: boolean; data?: unknown } = { success: true, data: undefined };
+  if (route.body) {
+    try {
+      body = route.body.safeParse(jsonBodyOf(req));
+    } catch {
+      // Not JSON: the usual path answers.
+      return false;
+    }
+  }
+  if (!parsedParams.success || !query.success || !body.success) return false;
+  return route.withToken!({
+    req,
+    res,
+    token,
+    params: parsedParams.data,
+    query: query.data,
+    body: body.data,
+  } as Parameters<NonNullable<AnyRoute['withToken']>>[0]);
+}
+
 /** Every parameter of the path, in path order: its declared schema, or a string as written. */
 function pathSchema(route: AnyRoute): ZodObject {
   const declared: Record<string, ZodType> = route.params?.shape ?? {};
@@ -211,10 +269,14 @@ export class RouteTable {
     const params = pathSchema(route);
     this.allow(router, expressPath, route.method);
     router[route.method](expressPath, ...middleware, async (req, res) => {
-      const { scopes, viaBasicPassword, caller } = authenticationOf(res);
       const { auth } = route;
-      if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
       const mode = route.method === 'get' ? 'read' : 'write';
+      if (route.withToken && !auth.unscoped && auth.scheme === undefined) {
+        const token = pendingTokenOf(res, { category: auth.scope, mode });
+        if (token && (await answeredWithToken(route, req, res, token, params))) return;
+      }
+      const { scopes, viaBasicPassword, caller } = await authenticationOf(res);
+      if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
       if (!auth.unscoped && caller.user && scopes && !scopesAllow(scopes, auth.scope, mode)) {
         throw forbidden(
           `token does not have at least one of required scope(s), required=[${mode}:${auth.scope}], token scope=${scopes.join(',')}`,
@@ -311,7 +373,9 @@ export class RouteTable {
     for (const [router, paths] of this.allowed) {
       for (const [expressPath, methods] of paths) {
         const allow = methods.join(', ');
-        router.all(expressPath, (req, res) => {
+        router.all(expressPath, async (req, res) => {
+          // A token is checked first, as on every API request (401 before 405).
+          await authenticationOf(res);
           if (req.method === 'OPTIONS') {
             res.setHeader('Allow', allow);
             res.status(204).end();

@@ -86,6 +86,12 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     auth: { authorize: ({ caller }) => organizations.assertMayCreate(caller) },
     response: { status: 201, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 422],
+    async withToken({ res, token, body }) {
+      const made = await organizations.createWithToken(token, body.username, organizationFieldsOf(body));
+      if (!made) return false;
+      res.status(201).json(wire.toOrganization(made.organization, made.caller));
+      return true;
+    },
     async handle({ res, caller, body }) {
       const org = await organizations.create(caller, body.username, organizationFieldsOf(body));
       res.status(201).json(wire.toOrganization(org, caller));
@@ -99,6 +105,12 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     summary: 'Get an organization',
     response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [404],
+    async withToken({ res, token, params }) {
+      const found = await organizations.getWithToken(token, params.org);
+      if (!found) return false;
+      res.json(wire.toOrganization(found.organization, found.caller));
+      return true;
+    },
     async handle({ res, caller, params }) {
       res.json(wire.toOrganization(await organizations.get(caller, params.org), caller));
     },

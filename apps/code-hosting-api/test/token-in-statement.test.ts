@@ -1,0 +1,263 @@
+import { useTestApp } from '@repo/testing';
+import { createTestApp, testSettings } from './app';
+import {
+  adminAuthorization,
+  adminToken,
+  api,
+  createOrg,
+  createToken,
+  createUser,
+  uniqueName,
+  type Actor,
+} from './actors';
+import { addToNewTeam } from './organization-fixtures';
+
+// GET /orgs/{org} and POST /orgs look the request's token up in their own statement
+// (src/db/token-caller.ts) when it is sent alone (`Authorization: token …`): one statement, not
+// the token's and then the operation's. Every refusal is left to the usual path, which looks the
+// token up first. The same token sent as Basic's username always takes that usual path, so it is
+// the oracle here: for every kind of token and organization, both forms must get the same answer,
+// and the token form must be the one statement exactly when it succeeds. Nothing refused is made.
+
+let statements: string[] = [];
+const service = useTestApp((source) =>
+  createTestApp(source, testSettings, {
+    onQuery: (sql) => {
+      // A token's last use is written in the background, after the answer: not the request's.
+      if (!/^UPDATE "public"\."access_tokens"/.test(sql))
+        statements.push(/^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql);
+    },
+  }),
+);
+
+const basicToken = (token: string) => `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+
+/** Each kind of token, by what it is: the test's callers. */
+const tokens = new Map<string, string>();
+/** The organizations, by their visibility and the callers' place in them. */
+const organizations = new Map<string, string>();
+
+async function adminPatch(username: string, body: Record<string, unknown>): Promise<void> {
+  await service.request
+    .patch(`${api}/admin/users/${username}`)
+    .set('Authorization', adminAuthorization)
+    .send({ login_name: username, source_id: 0, ...body })
+    .expect(200);
+}
+
+beforeAll(async () => {
+  const owner = await createUser(service, 'owner');
+  const member = await createUser(service, 'member');
+  const user = await createUser(service, 'user');
+  const barred = await createUser(service, 'barred');
+  await adminPatch(barred.username, { allow_create_organization: false });
+  const inactive = await createUser(service, 'inactive');
+  await adminPatch(inactive.username, { active: false });
+  const revoked = await createUser(service, 'revoked');
+  const revokedToken = await createToken(service, revoked, ['all'], 'to-revoke');
+  await service.request
+    .delete(`${api}/users/${revoked.username}/tokens/to-revoke`)
+    .set(
+      'Authorization',
+      `Basic ${Buffer.from(`${revoked.username}:${revoked.password}`).toString('base64')}`,
+    )
+    .expect(204);
+
+  const scoped = (actor: Actor, scopes: string[]) => createToken(service, actor, scopes);
+  tokens.set('an owner', owner.token);
+  tokens.set("a private organization's member", member.token);
+  tokens.set('a member through a public-only token', await scoped(member, ['all', 'public-only']));
+  tokens.set('a user', user.token);
+  tokens.set('a user reading organizations', await scoped(user, ['read:organization']));
+  tokens.set('a user writing organizations', await scoped(user, ['write:organization']));
+  tokens.set('a user reading users only', await scoped(user, ['read:user']));
+  tokens.set('a user through a public-only token', await scoped(user, ['write:organization', 'public-only']));
+  tokens.set('a user who may not create organizations', barred.token);
+  tokens.set('a site administrator', await adminToken(service));
+  tokens.set(
+    'a site administrator through a public-only token',
+    await adminToken(service, ['all', 'public-only']),
+  );
+  tokens.set('an inactive user', inactive.token);
+  tokens.set('a revoked token', revokedToken);
+  tokens.set('no such token', 'f'.repeat(40));
+
+  organizations.set('public', (await createOrg(service, owner)).name);
+  organizations.set('limited', (await createOrg(service, owner, { visibility: 'limited' })).name);
+  const hidden = (await createOrg(service, owner, { visibility: 'private' })).name;
+  await addToNewTeam(service, owner.token, hidden, member.username, { permission: 'read' });
+  organizations.set('private', hidden);
+  organizations.set('missing', 'no-such-organization');
+  // A user's name is not an organization's.
+  organizations.set("a user's", user.username);
+});
+
+/** Tokens that authenticate nobody: as Basic's username they would be tried as a password too. */
+const unusable = new Set(['an inactive user', 'a revoked token', 'no such token']);
+
+/**
+ * The response to `send` with the token as a token, and what the usual path answers: the same token
+ * as Basic's username, or for a token that authenticates nobody, the 401 it gets (as Basic, it
+ * would be tried as a password, and the login throttle would answer in the end).
+ */
+async function bothForms(
+  who: string,
+  token: string,
+  send: (authorization: string, form: 'token' | 'basic') => Promise<{ status: number; body: unknown }>,
+) {
+  statements = [];
+  const asToken = await send(`token ${token}`, 'token');
+  const tokenStatements = [...statements];
+  const asBasic = unusable.has(who)
+    ? {
+        status: 401,
+        body: { message: 'invalid username, password or token', url: 'http://code-hosting.test/api/swagger' },
+      }
+    : await send(basicToken(token), 'basic');
+  return { asToken, asBasic, tokenStatements };
+}
+
+describe('GET /orgs/{org} with the token in its statement', () => {
+  it('answers as the usual path does, for every token and organization, in one statement when it succeeds', async () => {
+    const outcomes: string[] = [];
+    for (const [who, token] of tokens) {
+      for (const [which, org] of organizations) {
+        const { asToken, asBasic, tokenStatements } = await bothForms(who, token, (authorization) =>
+          service.request.get(`${api}/orgs/${org}`).set('Authorization', authorization),
+        );
+        expect({ who, which, status: asToken.status, body: asToken.body }).toEqual({
+          who,
+          which,
+          status: asBasic.status,
+          body: asBasic.body,
+        });
+        // An answer is the one statement; a refusal starts with it, and the usual path follows.
+        const taken = asToken.status === 200 ? tokenStatements : tokenStatements.slice(0, 1);
+        expect({ who, which, taken }).toEqual({ who, which, taken: ['organization_with_token'] });
+        outcomes.push(`${who} / ${which}: ${asToken.status}`);
+      }
+    }
+    // The cases cover every answer: seen, hidden, refused by scope, unauthenticated.
+    const statuses = new Set(outcomes.map((outcome) => outcome.split(': ')[1]));
+    expect([...statuses].sort()).toEqual(['200', '401', '403', '404']);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        "a private organization's member / private: 200",
+        'a member through a public-only token / private: 404',
+        'a user / private: 404',
+        'a user / limited: 200',
+        'a user through a public-only token / limited: 404',
+        'a site administrator / private: 200',
+        'a site administrator through a public-only token / private: 404',
+        'a user reading users only / public: 403',
+        'an inactive user / public: 401',
+        'a revoked token / public: 401',
+        'no such token / public: 401',
+      ]),
+    );
+  });
+
+  it('takes the one statement for a token in the query too, and the usual path under Sudo', async () => {
+    const org = organizations.get('private')!;
+    statements = [];
+    await service.request
+      .get(`${api}/orgs/${org}?token=${tokens.get("a private organization's member")}`)
+      .expect(200);
+    expect(statements).toEqual(['organization_with_token']);
+    // The administrator acting as a user outside the private organization: hidden from that user.
+    statements = [];
+    await service.request
+      .get(`${api}/orgs/${org}`)
+      .set('Authorization', `token ${tokens.get('a site administrator')}`)
+      .set('Sudo', organizations.get("a user's")!)
+      .expect(404);
+    expect(statements[0]).toBe('token_by_hash');
+  });
+});
+
+async function organizationCount(): Promise<number> {
+  const response = await service.request
+    .get(`${api}/admin/orgs?limit=1`)
+    .set('Authorization', adminAuthorization)
+    .expect(200);
+  return Number(response.headers['x-total-count']);
+}
+
+describe('POST /orgs with the token in its statement', () => {
+  const bodies: Record<string, (form: string) => Record<string, unknown>> = {
+    'a new name': (form) => ({
+      username: uniqueName(`made-${form}`),
+      full_name: 'Made',
+      visibility: 'limited',
+    }),
+    'a taken name': () => ({ username: organizations.get('public') }),
+    "a user's name": () => ({ username: organizations.get("a user's") }),
+    'a reserved name': () => ({ username: 'api' }),
+    'an invalid e-mail': (form) => ({ username: uniqueName(`mail-${form}`), email: 'not-an-address' }),
+    'a NUL character': (form) => ({ username: uniqueName(`nul-${form}`), full_name: 'a\u0000b' }),
+  };
+
+  /** The body with the name the case gave each form made the same, to compare the two. */
+  const sameNames = (body: unknown, name: unknown) =>
+    JSON.parse(
+      JSON.stringify(body)
+        .replaceAll(String(name), '<name>')
+        .replace(/"id":\d+/, '"id":0')
+        .replace(/avatars\/\d+/, 'avatars/0'),
+    );
+
+  it('answers as the usual path does, creating only what it allows, in one statement when it creates', async () => {
+    const outcomes: string[] = [];
+    for (const [who, token] of tokens) {
+      for (const [what, body] of Object.entries(bodies)) {
+        const sent = { token: body('t'), basic: body('b') };
+        const before = await organizationCount();
+        const { asToken, asBasic, tokenStatements } = await bothForms(who, token, (authorization, form) =>
+          service.request.post(`${api}/orgs`).set('Authorization', authorization).send(sent[form]),
+        );
+        const made = [asToken, asBasic].filter((response) => response.status === 201).length;
+        expect({ who, what, made: (await organizationCount()) - before }).toEqual({ who, what, made });
+        expect({
+          who,
+          what,
+          status: asToken.status,
+          body: sameNames(asToken.body, sent.token['username']),
+        }).toEqual({
+          who,
+          what,
+          status: asBasic.status,
+          body: sameNames(asBasic.body, sent.basic['username']),
+        });
+        // A creation is the one statement; a new name refused is refused by its guard, not before it
+        // (the other bodies are refused before it: the usual path decides who may act first).
+        const taken =
+          asToken.status === 201 ? tokenStatements : what === 'a new name' ? tokenStatements.slice(0, 1) : [];
+        const expected =
+          asToken.status === 201 || what === 'a new name' ? ['organization_create_with_token'] : [];
+        expect({ who, what, taken }).toEqual({ who, what, taken: expected });
+        outcomes.push(`${who} / ${what}: ${asToken.status}`);
+      }
+    }
+    const statuses = new Set(outcomes.map((outcome) => outcome.split(': ')[1]));
+    expect([...statuses].sort()).toEqual(['201', '401', '403', '422']);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        'a user / a new name: 201',
+        'a user writing organizations / a new name: 201',
+        'a site administrator / a new name: 201',
+        'a user reading organizations / a new name: 403',
+        'a user through a public-only token / a new name: 403',
+        'a site administrator through a public-only token / a new name: 403',
+        'a user who may not create organizations / a new name: 403',
+        'a user / a taken name: 422',
+        "a user / a user's name: 422",
+        'a user / a reserved name: 422',
+        'a user / an invalid e-mail: 422',
+        'a user / a NUL character: 422',
+        'a user reading organizations / a NUL character: 403',
+        'an inactive user / a new name: 401',
+        'a revoked token / a new name: 401',
+      ]),
+    );
+  });
+});
