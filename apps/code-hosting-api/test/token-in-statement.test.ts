@@ -65,6 +65,8 @@ beforeAll(async () => {
 
   const scoped = (actor: Actor, scopes: string[]) => createToken(service, actor, scopes);
   tokens.set('an owner', owner.token);
+  tokens.set('an owner reading organizations only', await scoped(owner, ['read:organization']));
+  tokens.set('an owner through a public-only token', await scoped(owner, ['all', 'public-only']));
   tokens.set("a private organization's member", member.token);
   tokens.set('a member through a public-only token', await scoped(member, ['all', 'public-only']));
   tokens.set('a user', user.token);
@@ -259,5 +261,81 @@ describe('POST /orgs with the token in its statement', () => {
         'a revoked token / a new name: 401',
       ]),
     );
+  });
+});
+
+describe('PATCH /orgs/{org} with the token in its statement', () => {
+  /** Each body, for the organization it edits (its visibility kept: a change is organization-settings' test). */
+  const bodies: Record<string, (org: string, which: string) => Record<string, unknown>> = {
+    'a description': (_org, which) => ({ description: `edited: ${which}` }),
+    'its visibility as it is': (_org, which) => ({
+      visibility: which === 'missing' || which === "a user's" ? 'public' : which,
+      website: 'https://example.com',
+    }),
+    'an invalid e-mail': () => ({ email: 'not-an-address' }),
+    'a NUL character': () => ({ full_name: 'a\u0000b' }),
+    'no change': () => ({}),
+  };
+
+  it('answers as the usual path does, writing only what it allows, in one statement when it writes', async () => {
+    const outcomes: string[] = [];
+    for (const [who, token] of tokens) {
+      for (const [which, org] of organizations) {
+        for (const [what, body] of Object.entries(bodies)) {
+          const { asToken, asBasic, tokenStatements } = await bothForms(who, token, (authorization) =>
+            service.request
+              .patch(`${api}/orgs/${org}`)
+              .set('Authorization', authorization)
+              .send(body(org, which)),
+          );
+          expect({ who, which, what, status: asToken.status, body: asToken.body }).toEqual({
+            who,
+            which,
+            what,
+            status: asBasic.status,
+            body: asBasic.body,
+          });
+          // A write is the one statement; a change refused is refused by its guard, not before it.
+          const tried = what === 'a description' || what === 'its visibility as it is';
+          const taken =
+            asToken.status === 200 && tried ? tokenStatements : tried ? tokenStatements.slice(0, 1) : [];
+          expect({ who, which, what, taken }).toEqual({
+            who,
+            which,
+            what,
+            taken: tried ? ['organization_edit_with_token'] : [],
+          });
+          outcomes.push(`${who} / ${which} / ${what}: ${asToken.status}`);
+        }
+      }
+    }
+    const statuses = new Set(outcomes.map((outcome) => outcome.split(': ')[1]));
+    expect([...statuses].sort()).toEqual(['200', '401', '403', '404', '422']);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        'an owner / public / a description: 200',
+        'an owner / private / its visibility as it is: 200',
+        'an owner / public / an invalid e-mail: 422',
+        'an owner / public / a NUL character: 422',
+        'an owner / public / no change: 200',
+        'an owner reading organizations only / public / a description: 403',
+        'an owner through a public-only token / public / a description: 403',
+        "a private organization's member / private / a description: 403",
+        'a user / private / a description: 404',
+        'a user / public / a description: 403',
+        'a user / public / a NUL character: 403',
+        'a site administrator / private / a description: 200',
+        'a site administrator through a public-only token / public / a description: 403',
+        'an owner / missing / a description: 404',
+        'an inactive user / public / a description: 401',
+        'a revoked token / public / a description: 401',
+      ]),
+    );
+    // What the owner and the administrator wrote is there, for the usual path to read.
+    const read = await service.request
+      .get(`${api}/orgs/${organizations.get('private')}`)
+      .set('Authorization', basicToken(tokens.get('an owner')!))
+      .expect(200);
+    expect(read.body).toMatchObject({ description: 'edited: private', website: 'https://example.com' });
   });
 });

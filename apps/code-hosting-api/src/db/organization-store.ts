@@ -244,37 +244,90 @@ const EDIT_ORGANIZATION = fixedStatement<EditOrganizationArgs>(
 
 /** The guard of a one-statement edit: who the caller is, and what the rule lets them change. */
 type EditGuardArgs = {
-  lowerName: string;
   siteAdmin: boolean;
   memberId: number | null;
   visibilityChangeAllowed: boolean;
 };
 
+type EditTargetArgs = Omit<EditOrganizationArgs, 'id'> & { lowerName: string };
+
 /**
- * PATCH /orgs/{org} checked and made in one statement (before: the organization's read, the
- * caller's teams there, then the write). The write happens only when the rule allows it, in SQL: a
- * site administrator, or a member of an owner-level team (memberId is null for a public-only
- * token); a visibility change only when allowed. The caller's teams come back for the domain to
- * decide on; no row when nothing was written (missing, refused), and the full path answers.
+ * PATCH /orgs/{org} checked and made in one statement: the organization, the teams there of the
+ * guard's member, and an UPDATE that writes only when the rule allows it, in SQL: the guard's site
+ * administrator, or its member in an owner-level team; a visibility change only when the guard
+ * allows it. `guard` is a WITH item of one row (site_admin, member_id, visibility_change_allowed),
+ * or none and nothing is written. The organization after, with its visibility before and the
+ * member's teams, for the domain to decide on again; `rows` adds the statement's other rows.
  */
-const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & Omit<EditOrganizationArgs, 'id'>>(
-  'organization_edit_guarded',
-  (arg, args) => Prisma.sql`
-    WITH o AS (
-      SELECT id, visibility FROM accounts WHERE lower_name = ${arg('lowerName')} AND type = 'organization'
-    ), ${memberTeamsCte(Prisma.sql`(SELECT id FROM o)`, arg('memberId'))}, updated AS (
+function guardedEdit(args: EditTargetArgs, guard: Prisma.Sql, rows: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    WITH ${guard}, o AS (
+      SELECT id, visibility FROM accounts WHERE lower_name = ${args.lowerName} AND type = 'organization'
+    ), ${memberTeamsCte(Prisma.sql`(SELECT id FROM o)`, Prisma.sql`(SELECT member_id FROM guard)`)}, updated AS (
       UPDATE accounts a
       SET ${editAssignments(args)}
-      FROM o
+      FROM o, guard g
       WHERE a.id = o.id
-        AND (${arg('siteAdmin')}::boolean OR EXISTS (SELECT FROM member_teams WHERE permission = 'owner'))
-        AND (${arg('visibility')}::text IS NULL OR ${arg('visibility')}::text = o.visibility
-          OR ${arg('visibilityChangeAllowed')}::boolean)
+        AND (g.site_admin OR EXISTS (SELECT FROM member_teams WHERE permission = 'owner'))
+        AND (${args.visibility}::text IS NULL OR ${args.visibility}::text = o.visibility
+          OR g.visibility_change_allowed)
       RETURNING ${ACCOUNT_COLUMNS}
     )
-    SELECT u.*, (SELECT visibility FROM o) AS "previousVisibility", ${MEMBER_TEAMS_JSON} AS "memberTeams"
-    FROM updated u`,
+    ${rows}
+    SELECT 'organization' AS "role", ${NOT_CALLER}, u.*, (SELECT visibility FROM o) AS "previousVisibility",
+      ${MEMBER_TEAMS_JSON} AS "memberTeams"
+    FROM updated u`;
+}
+
+/** The guarded edit for a caller already known (a public-only token's memberId is null: it owns nothing). */
+const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & EditTargetArgs>(
+  'organization_edit_guarded',
+  (arg, args) =>
+    guardedEdit(
+      args,
+      Prisma.sql`guard AS (
+        SELECT ${arg('siteAdmin')}::boolean AS site_admin, ${arg('memberId')}::bigint AS member_id,
+          ${arg('visibilityChangeAllowed')}::boolean AS visibility_change_allowed
+      )`,
+    ),
 );
+
+/**
+ * The guarded edit with the request's token looked up in the same statement (db/token-caller.ts):
+ * the guard is the token's user when its scopes allow writing organizations, a visibility change
+ * allowed to a site administrator or when the danger zone is not restricted. The token's row first.
+ */
+const EDIT_ORGANIZATION_WITH_TOKEN = fixedStatement<
+  EditTargetArgs & { tokenHash: string; dangerZoneRestricted: boolean }
+>('organization_edit_with_token', (arg, args) =>
+  guardedEdit(
+    args,
+    Prisma.sql`${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'write' })}, guard AS (
+      SELECT site_admin, CASE WHEN public_only THEN NULL ELSE account_id END AS member_id,
+        site_admin OR NOT ${arg('dangerZoneRestricted')}::boolean AS visibility_change_allowed
+      FROM token_caller WHERE granted
+    )`,
+    Prisma.sql`${tokenCallerRow(Prisma.sql`, NULL::text AS "previousVisibility", NULL::json AS "memberTeams"`)}
+    UNION ALL`,
+  ),
+);
+
+type GuardedEditRow = TokenCallerRow & {
+  previousVisibility: string | null;
+  memberTeams: MemberTeamJson[] | null;
+};
+
+/** The guarded edit's organization row: what was written, with what the domain decides on again. */
+function guardedEditOf(rows: readonly GuardedEditRow[]) {
+  const row = rows.find((candidate) => candidate.role === 'organization');
+  return (
+    row && {
+      organization: toAccount(row),
+      previousVisibility: row.previousVisibility as Visibility,
+      memberTeams: (row.memberTeams ?? []).map(toTeam),
+    }
+  );
+}
 
 /** Organizations and their teams; `changes` records the organizations' change events (when on). */
 export function organizationStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): OrganizationStore {
@@ -359,26 +412,36 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       const edited = organizationChanges(accountChanges);
       if (changes || !edited) return undefined;
       // A value the database refuses (a NUL character): the full path decides who may act first.
-      const [row] =
-        (await unlessUnstorable(() =>
-          query<AccountRow & { previousVisibility: string; memberTeams: MemberTeamJson[] }>(
-            EDIT_ORGANIZATION_GUARDED.bind({
-              ...edited,
-              lowerName: name.toLowerCase(),
-              siteAdmin: guard.siteAdmin,
-              memberId: guard.memberId ?? null,
-              visibilityChangeAllowed: guard.visibilityChangeAllowed,
-              now: new Date(),
-            }),
-          ),
-        )) ?? [];
-      return (
-        row && {
-          organization: toAccount(row),
-          previousVisibility: row.previousVisibility as Visibility,
-          memberTeams: row.memberTeams.map(toTeam),
-        }
+      const rows = await unlessUnstorable(() =>
+        query<GuardedEditRow>(
+          EDIT_ORGANIZATION_GUARDED.bind({
+            ...edited,
+            lowerName: name.toLowerCase(),
+            siteAdmin: guard.siteAdmin,
+            memberId: guard.memberId ?? null,
+            visibilityChangeAllowed: guard.visibilityChangeAllowed,
+            now: new Date(),
+          }),
+        ),
       );
+      return rows && guardedEditOf(rows);
+    },
+
+    async updateOrganizationWithToken(tokenHash, name, accountChanges, dangerZoneRestricted) {
+      const edited = organizationChanges(accountChanges);
+      if (changes || !edited) return undefined;
+      const rows = await unlessUnstorable(() =>
+        query<GuardedEditRow>(
+          EDIT_ORGANIZATION_WITH_TOKEN.bind({
+            ...edited,
+            lowerName: name.toLowerCase(),
+            tokenHash,
+            dangerZoneRestricted,
+            now: new Date(),
+          }),
+        ),
+      );
+      return rows && { token: tokenFactsOf(rows), edit: guardedEditOf(rows) };
     },
 
     async renameOrganization(id, expectedName, newName) {

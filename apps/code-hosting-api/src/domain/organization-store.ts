@@ -19,6 +19,13 @@ export interface OrganizationEditGuard {
 
 export type TeamInsert = Omit<TeamRecord, 'id'>;
 
+/** What a guarded edit wrote: the organization after, its visibility before, the member's teams there. */
+export interface GuardedOrganizationEdit {
+  organization: AccountRecord;
+  previousVisibility: Visibility;
+  memberTeams: TeamRecord[];
+}
+
 /** Organizations, their teams and team membership. */
 export interface OrganizationStore {
   /** Creates the organization with the team the domain describes holding its creator. */
@@ -69,9 +76,21 @@ export interface OrganizationStore {
     name: string,
     changes: AccountChanges,
     guard: OrganizationEditGuard,
-  ): Promise<
-    { organization: AccountRecord; previousVisibility: Visibility; memberTeams: TeamRecord[] } | undefined
-  >;
+  ): Promise<GuardedOrganizationEdit | undefined>;
+  /**
+   * The guarded edit (updateOrganizationGuarded) with the request's token looked up in the same
+   * statement (token-caller.ts): its guard is the token's user when its scopes allow writing
+   * organizations (a public-only token owns nothing; a visibility change for a site administrator,
+   * or for anyone when the danger zone is not restricted). What the statement found of the token,
+   * and the edit when it was written; undefined when it could not be tried (events on, no change)
+   * or held a value the database cannot store, and the usual path answers.
+   */
+  updateOrganizationWithToken(
+    tokenHash: string,
+    name: string,
+    changes: AccountChanges,
+    dangerZoneRestricted: boolean,
+  ): Promise<{ token: TokenFacts | undefined; edit: GuardedOrganizationEdit | undefined } | undefined>;
   /** Renames the organization only while it is still named `expectedName` (any case); undefined when it is not. */
   renameOrganization(
     id: number,

@@ -1,5 +1,5 @@
 import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
-import type { TeamInsert } from './organization-store';
+import type { GuardedOrganizationEdit, TeamInsert } from './organization-store';
 import type { Store } from './store';
 import {
   accountExistsError,
@@ -101,6 +101,25 @@ export function organizationService(store: Store, settings: OrganizationSettings
   async function assertNameFree(name: string, exceptId?: number): Promise<void> {
     const existing = await store.findAccountByName(name);
     if (existing && existing.id !== exceptId) throw accountExistsError(name);
+  }
+
+  /**
+   * A guarded edit's organization, once the rules agree on the facts it wrote on (the caller's
+   * teams, the visibility it replaced): its guard is these rules in SQL, so a disagreement is a bug.
+   */
+  function allowedEdit(
+    caller: Caller,
+    name: string,
+    fields: OrganizationFields,
+    edit: GuardedOrganizationEdit,
+  ): AccountRecord {
+    const visibilityKept = fields.visibility === undefined || fields.visibility === edit.previousVisibility;
+    if (
+      !ownsOrganization(caller, membershipFrom(edit.memberTeams)) ||
+      !(visibilityKept || dangerZoneAllowed(caller))
+    )
+      throw new Error(`the guarded edit of ${name} wrote what the rules refuse`);
+    return edit.organization;
   }
 
   /** Seed rule 2: site admins always; others when their account and the deployment allow it. */
@@ -222,8 +241,10 @@ export function organizationService(store: Store, settings: OrganizationSettings
         ownersTeam,
         settings.disableRegularOrgCreation,
       );
-      if (outcome?.kind !== 'written' || !outcome.value.organization) return undefined;
+      if (outcome?.kind !== 'written') return undefined;
+      // Accepted even when nothing was made: the usual path then needs no lookup of its own.
       const caller = token.accept(outcome.value.token);
+      if (!outcome.value.organization) return undefined;
       // The statement's guard is these rules in SQL: an organization made against them is a bug.
       if (!caller || !mayCreate(caller))
         throw new Error('the one-statement creation made what its rules refuse');
@@ -261,16 +282,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
           memberId: caller.publicOnly ? undefined : caller.user.id,
           visibilityChangeAllowed: dangerZoneAllowed(caller),
         });
-        if (attempt) {
-          const visibilityKept =
-            fields.visibility === undefined || fields.visibility === attempt.previousVisibility;
-          if (
-            !ownsOrganization(caller, membershipFrom(attempt.memberTeams)) ||
-            !(visibilityKept || dangerZoneAllowed(caller))
-          )
-            throw new Error(`the guarded edit of ${name} wrote what the rules refuse`);
-          return attempt.organization;
-        }
+        if (attempt) return allowedEdit(caller, name, fields, attempt);
       }
       const org = await ownedOrganization(caller, name);
       if (fields.visibility !== undefined && fields.visibility !== org.visibility)
@@ -278,6 +290,32 @@ export function organizationService(store: Store, settings: OrganizationSettings
       assertEmail(fields.email);
       if (Object.keys(changes).length === 0) return org;
       return store.updateOrganization(org.id, changes);
+    },
+
+    /**
+     * PATCH /orgs/{org} in one statement with the request's token (token-caller.ts): the caller and
+     * the organization after, or undefined when it wrote nothing (a refusal, no such organization,
+     * an invalid e-mail, no change) and the usual path (edit) answers.
+     */
+    async editWithToken(
+      token: TokenCredential,
+      name: string,
+      fields: OrganizationFields,
+    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
+      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+      if (Object.keys(changes).length === 0 || !acceptableEmail(fields.email)) return undefined;
+      const attempt = await store.updateOrganizationWithToken(
+        token.hash,
+        name,
+        changes,
+        settings.orgDangerZoneRestricted,
+      );
+      if (!attempt) return undefined;
+      // Accepted even when nothing was written: the usual path then needs no lookup of its own.
+      const caller = token.accept(attempt.token);
+      if (!attempt.edit) return undefined;
+      if (!caller) throw new Error(`the guarded edit of ${name} wrote for a token its rules refuse`);
+      return { caller, organization: allowedEdit(caller, name, fields, attempt.edit) };
     },
 
     /** POST /orgs/{org}/rename (seed rules 4 and 5): the id, members, repositories and feed stay. */

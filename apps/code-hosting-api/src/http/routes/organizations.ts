@@ -125,6 +125,12 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     auth: { authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org) },
     response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 404, 422],
+    async withToken({ res, token, body, params }) {
+      const edited = await organizations.editWithToken(token, params.org, organizationFieldsOf(body));
+      if (!edited) return false;
+      res.json(wire.toOrganization(edited.organization, edited.caller));
+      return true;
+    },
     async handle({ res, caller, body, params }) {
       const org = await organizations.edit(caller, params.org, organizationFieldsOf(body));
       res.json(wire.toOrganization(org, caller));
