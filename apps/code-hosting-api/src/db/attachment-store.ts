@@ -1,6 +1,6 @@
 import { notFound } from '@repo/http-errors';
 import { Prisma } from '../generated/prisma/client';
-import { renameAttachmentGuarded } from './attachment-guarded-rename';
+import { renameAttachmentGuarded, renameAttachmentWithToken } from './attachment-guarded-rename';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
@@ -82,6 +82,11 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
       // With events on, the recorded write (renameAttachment) is the only one.
       if (changes) return undefined;
       return renameAttachmentGuarded(query, path, name, writer);
+    },
+
+    async renameAttachmentWithToken(tokenHash, path, name) {
+      if (changes) return undefined;
+      return renameAttachmentWithToken(query, tokenHash, path, name);
     },
 
     async deleteAttachment(id) {

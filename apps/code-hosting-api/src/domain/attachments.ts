@@ -7,6 +7,8 @@ import { repositoryService } from './repositories';
 import { assertMayWriteIssue, assertNotArchived, existingIssue, mayWriteIssue } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
+import type { AttachmentPath, GuardedRename } from './attachment-store';
+import type { TokenCredential } from './token-caller';
 
 /**
  * What the use cases need of the attachment storage (src/storage's Storage has these and more):
@@ -43,6 +45,14 @@ export interface WrittenObject {
   size: number;
   fileName: string;
   contentType: string;
+}
+
+/** An attachment's place as its path names it (numbers as requested). */
+export interface RenamePath {
+  owner: string;
+  repo: string;
+  index: RequestedNumber;
+  id: RequestedNumber;
 }
 
 export function attachmentService(store: Store, rules: AttachmentRules, objects: AttachmentObjects) {
@@ -85,20 +95,33 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
    */
   async function renamedInOneStatement(
     caller: Caller,
-    path: { owner: string; repo: string; index: RequestedNumber; id: RequestedNumber },
+    path: RenamePath,
     name: string | undefined,
   ): Promise<AttachmentRecord | undefined> {
     const user = caller.user;
-    if (!user || !name || path.index.value === undefined || path.id.value === undefined) return undefined;
+    const target = user && renameTarget(path, name);
+    if (!target) return undefined;
+    const attempt = await store.renameAttachmentGuarded(target, name!, {
+      userId: user.id,
+      siteAdmin: isSiteAdmin(caller),
+      publicOnly: caller.publicOnly,
+    });
+    return attempt && allowedRename(caller, path, attempt);
+  }
+
+  /** Where a one-statement rename writes, when it can be tried: a name given and allowed, numbers that are numbers. */
+  function renameTarget(path: RenamePath, name: string | undefined): AttachmentPath | undefined {
+    if (!name || path.index.value === undefined || path.id.value === undefined) return undefined;
     if (!displayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension)) return undefined;
-    const siteAdmin = isSiteAdmin(caller);
-    const attempt = await store.renameAttachmentGuarded(
-      { owner: path.owner, repo: path.repo, index: path.index.value, id: path.id.value },
-      name,
-      { userId: user.id, siteAdmin, publicOnly: caller.publicOnly },
-    );
-    if (!attempt) return undefined;
-    const membership = membershipFrom(siteAdmin ? [] : attempt.memberTeams);
+    return { owner: path.owner, repo: path.repo, index: path.index.value, id: path.id.value };
+  }
+
+  /**
+   * A guarded rename's attachment, once the rules agree on the facts it wrote on: its guard is
+   * issueOf's rules in SQL, so a disagreement is a bug.
+   */
+  function allowedRename(caller: Caller, path: RenamePath, attempt: GuardedRename): AttachmentRecord {
+    const membership = membershipFrom(isSiteAdmin(caller) ? [] : attempt.memberTeams);
     const level = repositoryLevelFrom(caller, attempt.repository, membership, attempt.collaboration);
     if (level === 'none' || attempt.repository.isArchived || !mayWriteIssue(caller, attempt.posterId, level))
       throw new Error(`the guarded rename in ${path.owner}/${path.repo} wrote for a caller its rules refuse`);
@@ -165,7 +188,10 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       }
     },
 
-    /** PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201. */
+    /**
+     * PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201.
+     * `oneStatement`: false when renameWithToken has just tried the one statement and it wrote nothing.
+     */
     async rename(
       caller: Caller,
       owner: string,
@@ -173,14 +199,39 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       index: RequestedNumber,
       id: RequestedNumber,
       name: string | undefined,
+      oneStatement = true,
     ): Promise<AttachmentRecord> {
-      const renamed = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
+      const renamed = oneStatement && (await renamedInOneStatement(caller, { owner, repo, index, id }, name));
       if (renamed) return renamed;
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (name === undefined || name === '') return attachment;
       assertDisplayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension);
       return store.renameAttachment(attachment.id, name);
+    },
+
+    /**
+     * PATCH …/assets/{id} in one statement with the request's token (token-caller.ts): the
+     * attachment renamed, or undefined when it renamed nothing (a refusal, none such, a refused
+     * type, no name) and the usual path (rename) answers.
+     */
+    async renameWithToken(
+      token: TokenCredential,
+      path: RenamePath,
+      name: string | undefined,
+    ): Promise<AttachmentRecord | undefined> {
+      const target = renameTarget(path, name);
+      if (!target) return undefined;
+      const attempt = await store.renameAttachmentWithToken(token.hash, target, name!);
+      if (!attempt) return undefined;
+      // Accepted even when nothing was written: the usual path then needs no lookup of its own.
+      const caller = token.accept(attempt.token);
+      if (!attempt.rename) return undefined;
+      if (!caller)
+        throw new Error(
+          `the guarded rename in ${path.owner}/${path.repo} wrote for a token its rules refuse`,
+        );
+      return allowedRename(caller, path, attempt.rename);
     },
 
     /** DELETE …/assets/{id}: the row, then the object. */

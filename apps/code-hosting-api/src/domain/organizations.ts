@@ -271,12 +271,20 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return { caller, organization: found.organization };
     },
 
-    /** PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. */
-    async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
+    /**
+     * PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. `oneStatement`: false when
+     * editWithToken has just tried the one statement and it wrote nothing.
+     */
+    async edit(
+      caller: Caller,
+      name: string,
+      fields: OrganizationFields,
+      oneStatement = true,
+    ): Promise<AccountRecord> {
       const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       // The common edit, an owner's valid change, is checked and made in one statement; whatever it
       // did not write (missing, refused, an invalid e-mail) the full path below answers.
-      if (caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
+      if (oneStatement && caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
         const attempt = await store.updateOrganizationGuarded(name, changes, {
           siteAdmin: isSiteAdmin(caller),
           memberId: caller.publicOnly ? undefined : caller.user.id,

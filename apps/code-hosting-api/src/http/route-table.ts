@@ -41,6 +41,8 @@ export interface RouteContext<Params, Query, Body> {
   body: Body;
   /** `page` and `limit` as Gitea corrects them (list operations). */
   paging: ListOptions;
+  /** The operation's `withToken` has just run and answered nothing (its statement wrote nothing). */
+  triedWithToken: boolean;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
 }
@@ -191,8 +193,8 @@ async function readBody(req: Request, schema: ZodType, authorize: () => Promise<
 
 /**
  * Tries the operation's `withToken` on the request as it came, when its parameters, query and body
- * are valid: whether it answered. Anything invalid is left to the usual path, which decides who
- * may act before it says what is wrong.
+ * are valid: whether it answered, or did not, or was not tried. Anything invalid is left to the
+ * usual path, which decides who may act before it says what is wrong.
  */
 async function answeredWithToken(
   route: AnyRoute,
@@ -200,7 +202,7 @@ async function answeredWithToken(
   res: Response,
   token: TokenCredential,
   params: ZodObject,
-): Promise<boolean> {
+): Promise<'answered' | 'not answered' | 'not tried'> {
   const parsedParams = params.safeParse(req.params);
   const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
   let body: { success: boolean; data?: unknown } = { success: true, data: undefined };
@@ -209,11 +211,11 @@ async function answeredWithToken(
       body = route.body.safeParse(jsonBodyOf(req));
     } catch {
       // Not JSON: the usual path answers.
-      return false;
+      return 'not tried';
     }
   }
-  if (!parsedParams.success || !query.success || !body.success) return false;
-  return route.withToken!({
+  if (!parsedParams.success || !query.success || !body.success) return 'not tried';
+  const answered = await route.withToken!({
     req,
     res,
     token,
@@ -221,6 +223,7 @@ async function answeredWithToken(
     query: query.data,
     body: body.data,
   } as Parameters<NonNullable<AnyRoute['withToken']>>[0]);
+  return answered ? 'answered' : 'not answered';
 }
 
 /** Every parameter of the path, in path order: its declared schema, or a string as written. */
@@ -271,9 +274,12 @@ export class RouteTable {
     router[route.method](expressPath, ...middleware, async (req, res) => {
       const { auth } = route;
       const mode = route.method === 'get' ? 'read' : 'write';
+      let triedWithToken = false;
       if (route.withToken && !auth.unscoped && auth.scheme === undefined) {
         const token = pendingTokenOf(res, { category: auth.scope, mode });
-        if (token && (await answeredWithToken(route, req, res, token, params))) return;
+        const tried = token && (await answeredWithToken(route, req, res, token, params));
+        if (tried === 'answered') return;
+        triedWithToken = tried === 'not answered';
       }
       const { scopes, viaBasicPassword, caller } = await authenticationOf(res);
       if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
@@ -299,6 +305,7 @@ export class RouteTable {
         query,
         body,
         paging,
+        triedWithToken,
         sendPage(page, toWire) {
           setListHeaders(req, res, rootUrl, page.total, paging);
           res.json(page.items.map(toWire));

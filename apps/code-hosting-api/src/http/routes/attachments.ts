@@ -99,7 +99,14 @@ export function attachmentRoutes(
     },
     response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [401, 403, 404, 422, 423],
-    async handle({ res, caller, body, params }) {
+    async withToken({ res, token, body, params }) {
+      const { owner, repo, index, attachment_id: id } = params;
+      const attachment = await attachments.renameWithToken(token, { owner, repo, index, id }, body.name);
+      if (!attachment) return false;
+      res.status(201).json(wire.toAttachment(attachment));
+      return true;
+    },
+    async handle({ res, caller, body, params, triedWithToken }) {
       const attachment = await attachments.rename(
         caller,
         params.owner,
@@ -107,6 +114,7 @@ export function attachmentRoutes(
         params.index,
         params.attachment_id,
         body.name,
+        !triedWithToken,
       );
       // The seed (and Gitea) answer an edit with 201.
       res.status(201).json(wire.toAttachment(attachment));

@@ -131,8 +131,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
       res.json(wire.toOrganization(edited.organization, edited.caller));
       return true;
     },
-    async handle({ res, caller, body, params }) {
-      const org = await organizations.edit(caller, params.org, organizationFieldsOf(body));
+    async handle({ res, caller, body, params, triedWithToken }) {
+      const org = await organizations.edit(caller, params.org, organizationFieldsOf(body), !triedWithToken);
       res.json(wire.toOrganization(org, caller));
     },
   });
