@@ -177,17 +177,14 @@ describe('a token-authenticated request', () => {
     ]);
   });
 
-  it('GET /users/{user}/orgs/{org}/permissions: named statements only', async () => {
+  it('GET /users/{user}/orgs/{org}/permissions: one statement', async () => {
     const owner = await createUser(service, 'count-perm-owner');
     const org = (await createOrg(service, owner)).name;
     const { response } = await counted(`${api}/users/${owner.username}/orgs/${org}/permissions`, owner.token);
     expect(response.body).toMatchObject({ is_owner: true });
-    // The token, the user and the organization by name, the user's teams there: four, all named.
+    // The token, the user and the organization by name, the user's teams there: one, named.
     expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql)).toEqual([
-      'token_by_hash',
-      'account_by_name',
-      'account_by_name',
-      'teams_of_member',
+      'permissions_with_token',
     ]);
   });
 

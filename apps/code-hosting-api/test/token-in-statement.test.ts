@@ -36,6 +36,8 @@ const basicToken = (token: string) => `Basic ${Buffer.from(`${token}:`).toString
 const tokens = new Map<string, string>();
 /** The organizations, by their visibility and the callers' place in them. */
 const organizations = new Map<string, string>();
+/** Users whose permissions are asked for, by who they are. */
+const people = new Map<string, string>();
 
 async function adminPatch(username: string, body: Record<string, unknown>): Promise<void> {
   await service.request
@@ -83,6 +85,12 @@ beforeAll(async () => {
   tokens.set('an inactive user', inactive.token);
   tokens.set('a revoked token', revokedToken);
   tokens.set('no such token', 'f'.repeat(40));
+
+  people.set('the owner', owner.username);
+  people.set("the private organization's member", member.username);
+  people.set('a user', user.username);
+  people.set('a private user', (await createUser(service, 'hidden', { visibility: 'private' })).username);
+  people.set('no such user', 'no-such-user');
 
   organizations.set('public', (await createOrg(service, owner)).name);
   organizations.set('limited', (await createOrg(service, owner, { visibility: 'limited' })).name);
@@ -184,6 +192,55 @@ async function organizationCount(): Promise<number> {
     .expect(200);
   return Number(response.headers['x-total-count']);
 }
+
+describe('GET /users/{username}/orgs/{org}/permissions with the token in its statement', () => {
+  it('answers as the usual path does, in one statement when it succeeds', async () => {
+    const outcomes: string[] = [];
+    for (const [who, token] of tokens) {
+      for (const [whose, username] of people) {
+        for (const [which, org] of organizations) {
+          const { asToken, asBasic, tokenStatements } = await bothForms(who, token, (authorization) =>
+            service.request
+              .get(`${api}/users/${username}/orgs/${org}/permissions`)
+              .set('Authorization', authorization),
+          );
+          expect({ who, whose, which, status: asToken.status, body: asToken.body }).toEqual({
+            who,
+            whose,
+            which,
+            status: asBasic.status,
+            body: asBasic.body,
+          });
+          const taken = asToken.status === 200 ? tokenStatements : tokenStatements.slice(0, 1);
+          expect({ who, whose, which, taken }).toEqual({
+            who,
+            whose,
+            which,
+            taken: ['permissions_with_token'],
+          });
+          outcomes.push(`${who} / ${whose} / ${which}: ${asToken.status}`);
+        }
+      }
+    }
+    const statuses = new Set(outcomes.map((outcome) => outcome.split(': ')[1]));
+    expect([...statuses].sort()).toEqual(['200', '401', '403', '404']);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        'an owner / the owner / private: 200',
+        "a private organization's member / the owner / private: 200",
+        "a private organization's member / the private organization's member / private: 200",
+        "a member through a public-only token / the private organization's member / private: 404",
+        'a user / the owner / public: 403',
+        'a user / a user / public: 200',
+        'a user / the owner / private: 404',
+        'a user / a private user / public: 404',
+        'a site administrator / a private user / private: 200',
+        'a user reading users only / a user / public: 403',
+        'no such token / a user / public: 401',
+      ]),
+    );
+  });
+});
 
 describe('POST /orgs with the token in its statement', () => {
   const bodies: Record<string, (form: string) => Record<string, unknown>> = {

@@ -188,6 +188,37 @@ const ORGANIZATION_WITH_TOKEN = fixedStatement<{ tokenHash: string; lowerName: s
     WHERE a.lower_name = ${arg('lowerName')} AND a.type = 'organization'`,
 );
 
+/**
+ * GET /users/{username}/orgs/{org}/permissions with the request's token looked up in the same
+ * statement: the token's row, the user's, and the organization's, with whether the token's user is
+ * in one of its teams and the named user's teams there.
+ */
+const PERMISSIONS_WITH_TOKEN = fixedStatement<{
+  tokenHash: string;
+  userLowerName: string;
+  orgLowerName: string;
+}>(
+  'permissions_with_token',
+  (arg) => Prisma.sql`
+    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'read' })},
+    ${memberTeamsCte(
+      Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('orgLowerName')} AND type = 'organization')`,
+      Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('userLowerName')} AND type = 'user')`,
+    )}
+    ${tokenCallerRow(Prisma.sql`, NULL::boolean AS "callerIsMember", NULL::json AS "memberTeams"`)}
+    UNION ALL
+    SELECT 'user', ${NOT_CALLER}, ${ACCOUNT_COLUMNS}, NULL, NULL
+    FROM accounts a WHERE a.lower_name = ${arg('userLowerName')} AND a.type = 'user'
+    UNION ALL
+    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS},
+      EXISTS (
+        SELECT FROM teams t JOIN team_members m ON m.team_id = t.id
+        WHERE t.org_id = a.id AND m.account_id = (SELECT account_id FROM token_caller)
+      ),
+      ${MEMBER_TEAMS_JSON}
+    FROM accounts a WHERE a.lower_name = ${arg('orgLowerName')} AND a.type = 'organization'`,
+);
+
 /** The statement's values of an organization's fields and its first team's. */
 function organizationInsertValues(
   account: NewAccount,
@@ -388,6 +419,27 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
         token: tokenFactsOf(rows),
         organization: organization && toAccount(organization),
         callerIsMember: organization?.callerIsMember === true,
+      };
+    },
+
+    async findPermissionsWithToken(tokenHash, username, orgName) {
+      const rows = await query<
+        TokenCallerRow & { callerIsMember: boolean | null; memberTeams: MemberTeamJson[] | null }
+      >(
+        PERMISSIONS_WITH_TOKEN.bind({
+          tokenHash,
+          userLowerName: username.toLowerCase(),
+          orgLowerName: orgName.toLowerCase(),
+        }),
+      );
+      const user = rows.find((row) => row.role === 'user');
+      const organization = rows.find((row) => row.role === 'organization');
+      return {
+        token: tokenFactsOf(rows),
+        user: user && toAccount(user),
+        organization: organization && toAccount(organization),
+        callerIsMember: organization?.callerIsMember === true,
+        userTeams: (organization?.memberTeams ?? []).map(toTeam),
       };
     },
 

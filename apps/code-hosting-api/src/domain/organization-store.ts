@@ -62,6 +62,22 @@ export interface OrganizationStore {
     organization: AccountRecord | undefined;
     callerIsMember: boolean;
   }>;
+  /**
+   * The user and the organization of those names (any case) with the request's token looked up in
+   * the same statement: what it found of each, whether the token's user is in one of the
+   * organization's teams, and the named user's teams there.
+   */
+  findPermissionsWithToken(
+    tokenHash: string,
+    username: string,
+    orgName: string,
+  ): Promise<{
+    token: TokenFacts | undefined;
+    user: AccountRecord | undefined;
+    organization: AccountRecord | undefined;
+    callerIsMember: boolean;
+    userTeams: TeamRecord[];
+  }>;
   /** PATCH /orgs/{org}: applies the changes (its change event with them). */
   updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
   /**

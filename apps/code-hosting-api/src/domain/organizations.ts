@@ -11,6 +11,7 @@ import {
 import {
   accountVisibilityScope,
   membershipFrom,
+  type Membership,
   membershipOf,
   ownerMembership,
   ownsOrganization,
@@ -50,6 +51,18 @@ export interface OrganizationPermissions {
   isAdmin: boolean;
   isOwner: boolean;
   canCreateRepository: boolean;
+}
+
+/** What a membership lets its member do in the organization. */
+function permissionsOf(membership: Membership): OrganizationPermissions {
+  const rank = levelRank(membership.level);
+  return {
+    canRead: rank > levelRank('none'),
+    canWrite: rank > levelRank('read'),
+    isAdmin: rank > levelRank('write'),
+    isOwner: rank > levelRank('admin'),
+    canCreateRepository: membership.canCreateRepository,
+  };
 }
 
 /** The deployment settings organization rules read. */
@@ -198,15 +211,33 @@ export function organizationService(store: Store, settings: OrganizationSettings
           "only the user, site administrators and the organization's members may see the user's permissions",
         );
       }
-      const membership = await membershipOf(store, org, user.id);
-      const rank = levelRank(membership.level);
-      return {
-        canRead: rank > levelRank('none'),
-        canWrite: rank > levelRank('read'),
-        isAdmin: rank > levelRank('write'),
-        isOwner: rank > levelRank('admin'),
-        canCreateRepository: membership.canCreateRepository,
-      };
+      return permissionsOf(await membershipOf(store, org, user.id));
+    },
+
+    /**
+     * GET /users/{username}/orgs/{org}/permissions in one statement with the request's token: the
+     * permissions when the token authenticates for it and the caller may see them; undefined
+     * otherwise, and the usual path (permissions) answers with the refusal.
+     */
+    async permissionsWithToken(
+      token: TokenCredential,
+      username: string,
+      orgName: string,
+    ): Promise<OrganizationPermissions | undefined> {
+      const found = await store.findPermissionsWithToken(token.hash, username, orgName);
+      const caller = token.accept(found.token);
+      const { user, organization: org, callerIsMember } = found;
+      if (
+        !caller?.user ||
+        !user ||
+        !seesAccount(caller, user, false) ||
+        !org ||
+        !seesAccount(caller, org, callerIsMember) ||
+        !(caller.user.id === user.id || isSiteAdmin(caller) || callerIsMember)
+      ) {
+        return undefined;
+      }
+      return permissionsOf(membershipFrom(found.userTeams));
     },
 
     /** POST /orgs (seed rule 2). */

@@ -58,6 +58,12 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     summary: 'Get user permissions in organization',
     response: { status: 200, description: 'OrganizationPermissions', schema: s.OrganizationPermissions },
     errors: [401, 403, 404],
+    async withToken({ res, token, params }) {
+      const permissions = await organizations.permissionsWithToken(token, params.username, params.org);
+      if (!permissions) return false;
+      res.json(wire.toPermissions(permissions));
+      return true;
+    },
     async handle({ res, caller, params }) {
       res.json(wire.toPermissions(await organizations.permissions(caller, params.username, params.org)));
     },
