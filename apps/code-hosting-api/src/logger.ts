@@ -8,10 +8,16 @@ import { REDACTED_PATHS, scrubbed } from './log-secrets';
 
 export type { Logger };
 
-/** The request id, and the trace and span ids when tracing is on, on every line. */
-function correlationFields(): Record<string, string> {
+/** On a request's logger (request-observation.ts): the id of its request, for every line it writes. */
+export const LOGGER_REQUEST_ID = Symbol('request id');
+
+/**
+ * The request id (of the logger's request, else of the request context's), and the trace and span
+ * ids when tracing is on, on every line.
+ */
+function correlationFields(_line: object, _level: number, logger: Logger): Record<string, string> {
   const fields: Record<string, string> = {};
-  const id = currentRequestId();
+  const id = (logger as Logger & { [LOGGER_REQUEST_ID]?: string })[LOGGER_REQUEST_ID] ?? currentRequestId();
   if (id !== undefined) fields['request_id'] = id;
   const span = trace.getActiveSpan()?.spanContext();
   if (span && span.traceId !== '00000000000000000000000000000000') {

@@ -14,8 +14,25 @@ export interface RequestContext {
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-/** Starts the context of a request: the rest of its work (every await after) runs inside it. */
-export function enterRequestContext(requestId: string): RequestContext {
+let kept = false;
+
+/**
+ * From now on, this process keeps a context for each request: change events need it (their actor,
+ * the ids X-Sync waits for), and the app asks for it when they are on. Off otherwise: on Node 20 an
+ * AsyncLocalStorage in use makes every promise of the process cost more (its promise hooks), about
+ * 0.03 ms of CPU per request here, and a request's log lines name it without one
+ * (request-observation.ts gives its logger and its access line the id).
+ */
+export function keepRequestContexts(): void {
+  kept = true;
+}
+
+/**
+ * Starts the context of a request, when contexts are kept: the rest of its work (every await
+ * after) runs inside it. Undefined when they are not.
+ */
+export function enterRequestContext(requestId: string): RequestContext | undefined {
+  if (!kept) return undefined;
   const context: RequestContext = { requestId, recordedEvents: [] };
   storage.enterWith(context);
   return context;

@@ -4,6 +4,7 @@ import { useTestApp } from '@repo/testing';
 import pino from 'pino';
 import { connectPrisma } from '../src/db/database';
 import { redactedUrl } from '../src/log-secrets';
+import { createLogger } from '../src/logger';
 import { buildApp } from '../src/http/app';
 import { ADMIN_PRINCIPAL, bearer, testAuthConfig } from './app';
 
@@ -71,6 +72,37 @@ describe('the access log', () => {
       }),
     ]);
     expect(entries.filter((entry) => entry.req?.id?.startsWith(`${id}-probe`))).toEqual([]);
+  });
+});
+
+// The service's own logger, as main.ts makes it: its lines name their request without a request
+// context (none is kept with events off: request-context.ts).
+const serviceLines: string[] = [];
+const serviceLog = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    serviceLines.push(chunk.toString('utf8'));
+    done();
+  },
+});
+const logged = useTestApp(async (source) => {
+  const database = connectPrisma(source);
+  const app = buildApp({ database, logger: createLogger('info', serviceLog), auth: testAuthConfig });
+  return { app, close: () => database.close() };
+});
+
+describe("the service's log lines", () => {
+  it('each carry the id of their request, whoever writes them', async () => {
+    const id = `every-line-${randomUUID()}`;
+    // Refused: the error handler's line (the request's logger), then the access line.
+    await logged.request.get('/projects?slug=root').set('X-Request-Id', id).expect(401);
+    type Line = { msg?: string; request_id?: string; req?: { id?: string } };
+    const mine = serviceLines.map((line) => JSON.parse(line) as Line).filter((line) => line.req?.id === id);
+    expect(mine.map((line) => line.msg)).toEqual(['request rejected', 'request completed']);
+    expect(mine.map((line) => line.request_id)).toEqual([id, id]);
+    // Named once per line: no duplicate key.
+    for (const line of serviceLines.filter((text) => text.includes(id))) {
+      expect(line.split('"request_id"').length).toBe(2);
+    }
   });
 });
 

@@ -30,6 +30,7 @@ import { metricsRoute } from './metrics';
 import { observeRequests } from './request-observation';
 import type { APIError } from './schemas';
 import { createWire } from './wire';
+import { keepRequestContexts } from '../request-context';
 
 export interface AppDependencies {
   database: Database;
@@ -135,6 +136,8 @@ export function buildApp({
       },
     }),
   );
+  // Change events need each request's context (their actor, X-Sync): kept only when they are on.
+  if (events) keepRequestContexts();
   app.use(wakeRelayAfterWrites(events?.relay));
   // The API first: every router before it is tried on every API request. None of the paths below
   // it is under /api/v1.

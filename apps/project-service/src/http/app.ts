@@ -28,6 +28,7 @@ import {
 } from './openapi-route';
 import { projectRoutes } from './project-routes';
 import { observeRequests } from './request-observation';
+import { keepRequestContexts } from '../request-context';
 
 export interface AppDependencies {
   database: Database;
@@ -69,6 +70,8 @@ export function buildApp({
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(observeRequests({ logger, quietPaths: UNTRACED_PATHS }));
+  // Change events need each request's context (their actor, X-Sync): kept only when they are on.
+  if (events) keepRequestContexts();
   app.use(wakeRelayAfterWrites(events?.relay));
   const changes = events && projectChangeLog(events.recorder);
   const routes = projectRoutes(projectService(new PrismaProjectStore(database, changes)), {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Logger } from '../logger';
+import { LOGGER_REQUEST_ID, type Logger } from '../logger';
 import { redactedRequest, type SerializedRequest } from '../log-secrets';
 import { recordRequest, routeTemplateCapture } from './metrics';
 import { requestId } from './request-id';
@@ -64,6 +64,9 @@ export function observeRequests({
   serializeRequest = redactedRequest,
 }: RequestObservationOptions): RequestHandler {
   const serialized = (req: ExpressRequest) => serializeRequest(requestFields(req));
+  // Its lines carry the request's id whether or not a request context is kept (request-context.ts).
+  const requestLoggerOf = (req: ExpressRequest): Logger =>
+    Object.assign(logger.child({ req: serialized(req) }), { [LOGGER_REQUEST_ID]: req.id });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     req.id = requestId(req, res);
@@ -71,7 +74,7 @@ export function observeRequests({
     Object.defineProperty(req, 'log', {
       configurable: true,
       enumerable: false,
-      get: () => (requestLogger ??= logger.child({ req: serialized(req) })),
+      get: () => (requestLogger ??= requestLoggerOf(req)),
     });
     const template = routeTemplateCapture(req);
     res.once('close', () => ended(req, res, started, template()));
@@ -85,6 +88,7 @@ export function observeRequests({
     const level = !finished ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
     if (!logger.isLevelEnabled(level) || quietPaths.includes(req.url ?? '')) return;
     const fields = {
+      request_id: req.id,
       req: serialized(req),
       res: { statusCode: res.statusCode, headers: res.getHeaders() },
       responseTime: Math.round(elapsed / 1e6),
