@@ -22,7 +22,8 @@ let kept = false;
  * the ids X-Sync waits for), and the app asks for it when they are on. Off otherwise: on Node 20 an
  * AsyncLocalStorage in use makes every promise of the process cost more (its promise hooks), about
  * 0.03 ms of CPU per request here, and a request's log lines name it without one
- * (request-observation.ts gives its logger and its access line the id).
+ * (request-observation.ts gives its logger and its access line the id). Tracing, when on, enters
+ * OpenTelemetry's own context per request, which costs the same hooks.
  */
 export function keepRequestContexts(): void {
   kept = true;

@@ -12,12 +12,14 @@ import {
 } from './actors';
 import { addToNewTeam } from './organization-fixtures';
 
-// GET /orgs/{org} and POST /orgs look the request's token up in their own statement
+// GET /orgs/{org}, the permissions, POST /orgs, PATCH /orgs/{org} (and an attachment's rename:
+// attachment-rename-statement.test.ts) look the request's token up in their own statement
 // (src/db/token-caller.ts) when it is sent alone (`Authorization: token …`): one statement, not
 // the token's and then the operation's. Every refusal is left to the usual path, which looks the
-// token up first. The same token sent as Basic's username always takes that usual path, so it is
-// the oracle here: for every kind of token and organization, both forms must get the same answer,
-// and the token form must be the one statement exactly when it succeeds. Nothing refused is made.
+// token up first unless the statement found it usable. The same token sent as Basic's username
+// always takes that usual path, so it is the oracle here: for every kind of token and target, both
+// forms must get the same answer, and the token form must be the one statement exactly when it
+// succeeds. Nothing refused is made.
 
 let statements: string[] = [];
 const service = useTestApp((source) =>
@@ -141,9 +143,15 @@ describe('GET /orgs/{org} with the token in its statement', () => {
           status: asBasic.status,
           body: asBasic.body,
         });
-        // An answer is the one statement; a refusal starts with it, and the usual path follows.
+        // An answer is the one statement; a refusal starts with it, and the usual path follows,
+        // looking the token up again only when the statement could not accept it (401, 403).
         const taken = asToken.status === 200 ? tokenStatements : tokenStatements.slice(0, 1);
         expect({ who, which, taken }).toEqual({ who, which, taken: ['organization_with_token'] });
+        expect({ who, which, lookedUpAgain: tokenStatements.includes('token_by_hash') }).toEqual({
+          who,
+          which,
+          lookedUpAgain: asToken.status === 401 || asToken.status === 403,
+        });
         outcomes.push(`${who} / ${which}: ${asToken.status}`);
       }
     }
@@ -218,6 +226,13 @@ describe('GET /users/{username}/orgs/{org}/permissions with the token in its sta
             which,
             taken: ['permissions_with_token'],
           });
+          // Looked up again only when the statement could not accept it: no token, or no scope.
+          expect({ who, whose, which, lookedUpAgain: tokenStatements.includes('token_by_hash') }).toEqual({
+            who,
+            whose,
+            which,
+            lookedUpAgain: unusable.has(who) || who === 'a user reading users only',
+          });
           outcomes.push(`${who} / ${whose} / ${which}: ${asToken.status}`);
         }
       }
@@ -256,6 +271,14 @@ describe('POST /orgs with the token in its statement', () => {
     'a NUL character': (form) => ({ username: uniqueName(`nul-${form}`), full_name: 'a\u0000b' }),
   };
 
+  /** The first statement of a refused creation, where the query hook sees it. */
+  const firstStatementOf: Record<string, string | undefined> = {
+    'a new name': 'organization_create_with_token',
+    'a reserved name': 'token_by_hash',
+    'an invalid e-mail': 'token_by_hash',
+    'a NUL character': 'token_by_hash',
+  };
+
   /** The body with the name the case gave each form made the same, to compare the two. */
   const sameNames = (body: unknown, name: unknown) =>
     JSON.parse(
@@ -287,12 +310,15 @@ describe('POST /orgs with the token in its statement', () => {
           status: asBasic.status,
           body: sameNames(asBasic.body, sent.basic['username']),
         });
-        // A creation is the one statement; a new name refused is refused by its guard, not before it
-        // (the other bodies are refused before it: the usual path decides who may act first).
+        // A creation is the one statement. A new name refused is refused by its guard; an unusable
+        // name or e-mail before it, the token then looked up first, as after a NUL character,
+        // which fails the statement (the query hook sees only statements that ran). A taken name
+        // fails it only for a caller it lets through: its answer above is what is checked.
+        const first = firstStatementOf[what];
         const taken =
-          asToken.status === 201 ? tokenStatements : what === 'a new name' ? tokenStatements.slice(0, 1) : [];
+          asToken.status === 201 ? tokenStatements : first ? tokenStatements.slice(0, 1) : undefined;
         const expected =
-          asToken.status === 201 || what === 'a new name' ? ['organization_create_with_token'] : [];
+          asToken.status === 201 ? ['organization_create_with_token'] : first ? [first] : undefined;
         expect({ who, what, taken }).toEqual({ who, what, taken: expected });
         outcomes.push(`${who} / ${what}: ${asToken.status}`);
       }
@@ -352,15 +378,22 @@ describe('PATCH /orgs/{org} with the token in its statement', () => {
             status: asBasic.status,
             body: asBasic.body,
           });
-          // A write is the one statement; a change refused is refused by its guard, not before it.
+          // A write is the one statement; a change refused is refused by its guard, an invalid
+          // e-mail or no change before it, and the token then looked up first, as after a NUL
+          // character, which fails the statement (the query hook sees only statements that ran).
           const tried = what === 'a description' || what === 'its visibility as it is';
-          const taken =
-            asToken.status === 200 && tried ? tokenStatements : tried ? tokenStatements.slice(0, 1) : [];
-          expect({ who, which, what, taken }).toEqual({
+          const first = tried ? 'organization_edit_with_token' : 'token_by_hash';
+          const written = asToken.status === 200 && tried;
+          expect({
             who,
             which,
             what,
-            taken: tried ? ['organization_edit_with_token'] : [],
+            taken: written ? tokenStatements : tokenStatements.slice(0, 1),
+          }).toEqual({
+            who,
+            which,
+            what,
+            taken: [first],
           });
           outcomes.push(`${who} / ${which} / ${what}: ${asToken.status}`);
         }
@@ -394,5 +427,58 @@ describe('PATCH /orgs/{org} with the token in its statement', () => {
       .set('Authorization', basicToken(tokens.get('an owner')!))
       .expect(200);
     expect(read.body).toMatchObject({ description: 'edited: private', website: 'https://example.com' });
+  });
+});
+
+describe('a token left pending, where no operation looks it up', () => {
+  const refused = {
+    message: 'invalid username, password or token',
+    url: 'http://code-hosting.test/api/swagger',
+  };
+
+  it('is refused (401) before a path no operation takes (404), a method it does not allow (405), or a path Express cannot decode', async () => {
+    const bad = `token ${tokens.get('no such token')}`;
+    await service.request.get(`${api}/no-such-path`).set('Authorization', bad).expect(401, refused);
+    await service.request
+      .put(`${api}/orgs/${organizations.get('public')}`)
+      .set('Authorization', bad)
+      .expect(401, refused);
+    await service.request.get(`${api}/orgs/%ZZ`).set('Authorization', bad).expect(401, refused);
+    // With a usable token, the same requests get their own answers.
+    const good = `token ${tokens.get('a user')}`;
+    await service.request.get(`${api}/no-such-path`).set('Authorization', good).expect(404);
+    await service.request
+      .put(`${api}/orgs/${organizations.get('public')}`)
+      .set('Authorization', good)
+      .expect(405);
+    await service.request.get(`${api}/orgs/%ZZ`).set('Authorization', good).expect(422);
+  });
+
+  it('is refused (401, or 403 for its scope) before a name the database cannot compare', async () => {
+    const nul = `${api}/orgs/a%00b`;
+    await service.request
+      .get(nul)
+      .set('Authorization', `token ${tokens.get('no such token')}`)
+      .expect(401, refused);
+    await service.request
+      .get(nul)
+      .set('Authorization', `token ${tokens.get('a user reading users only')}`)
+      .expect(403);
+    await service.request
+      .get(`${api}/users/a%00b/orgs/${organizations.get('public')}/permissions`)
+      .set('Authorization', `token ${tokens.get('a revoked token')}`)
+      .expect(401, refused);
+    // The same names with a usable token: what the usual path answers for them.
+    const asUser = await service.request.get(nul).set('Authorization', `token ${tokens.get('a user')}`);
+    const asBasic = await service.request.get(nul).set('Authorization', basicToken(tokens.get('a user')!));
+    expect({ status: asUser.status, body: asUser.body }).toEqual({
+      status: asBasic.status,
+      body: asBasic.body,
+    });
+  });
+
+  it('is no credential when the query gives it empty: the request is anonymous', async () => {
+    await service.request.get(`${api}/orgs/${organizations.get('public')}?token=`).expect(200);
+    await service.request.get(`${api}/orgs/${organizations.get('limited')}?token=`).expect(404);
   });
 });

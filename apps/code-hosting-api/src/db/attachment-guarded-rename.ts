@@ -10,12 +10,14 @@ import { unlessUnstorable } from './write-outcome';
 import { toAccount, toAttachmentOfJson, toTeam, type AttachmentJson } from './row-mappers';
 import {
   NOT_CALLER,
+  tokenArgs,
   tokenCallerCte,
   tokenCallerRow,
   tokenFactsOf,
+  type TokenArgs,
   type TokenCallerRow,
 } from './token-caller';
-import type { TokenFacts } from '../domain/token-caller';
+import type { TokenFacts, TokenLookup } from '../domain/token-caller';
 
 // PATCH …/assets/{id} in one statement (before: the repository, the writer's teams there, perhaps
 // a collaboration, the issue with its attachments, then the write: five). The write is guarded by
@@ -110,12 +112,12 @@ const RENAME_GUARDED = fixedStatement<RenameArgs>('attachment_rename_guarded', (
  * The guarded rename with the request's token looked up in the same statement (token-caller.ts):
  * the writer is the token's user when its scopes allow writing issues. The token's row first.
  */
-const RENAME_WITH_TOKEN = fixedStatement<RenameTargetArgs & { tokenHash: string }>(
+const RENAME_WITH_TOKEN = fixedStatement<RenameTargetArgs & TokenArgs>(
   'attachment_rename_with_token',
   (arg, args) =>
     guardedRename(
       args,
-      Prisma.sql`${tokenCallerCte(arg('tokenHash'), { category: 'issue', mode: 'write' })}, writer AS (
+      Prisma.sql`${tokenCallerCte(args)}, writer AS (
         SELECT account_id AS user_id, site_admin, public_only FROM token_caller WHERE granted
       )`,
       Prisma.sql`${tokenCallerRow(
@@ -173,12 +175,12 @@ export async function renameAttachmentGuarded(
 /** The guarded rename with the request's token: what the statement found of it, and the rename made. */
 export async function renameAttachmentWithToken(
   run: RunStatement,
-  tokenHash: string,
+  token: TokenLookup,
   path: AttachmentPath,
   name: string,
 ): Promise<{ token: TokenFacts | undefined; rename: GuardedRename | undefined } | undefined> {
   const rows = await unlessUnstorable(() =>
-    run<RenameRow>(RENAME_WITH_TOKEN.bind({ ...targetOf(path, name), tokenHash })),
+    run<RenameRow>(RENAME_WITH_TOKEN.bind({ ...targetOf(path, name), ...tokenArgs(token) })),
   );
   return rows && { token: tokenFactsOf(rows), rename: guardedRenameOf(rows) };
 }

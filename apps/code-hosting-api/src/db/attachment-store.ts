@@ -84,9 +84,9 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
       return renameAttachmentGuarded(query, path, name, writer);
     },
 
-    async renameAttachmentWithToken(tokenHash, path, name) {
+    async renameAttachmentWithToken(token, path, name) {
       if (changes) return undefined;
-      return renameAttachmentWithToken(query, tokenHash, path, name);
+      return renameAttachmentWithToken(query, token, path, name);
     },
 
     async deleteAttachment(id) {

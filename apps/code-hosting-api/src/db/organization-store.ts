@@ -11,9 +11,11 @@ import type { StoreDatabase } from './store';
 import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
 import {
   NOT_CALLER,
+  tokenArgs,
   tokenCallerCte,
   tokenCallerRow,
   tokenFactsOf,
+  type TokenArgs,
   type TokenCallerRow,
 } from './token-caller';
 import { unlessNameTaken, unlessUnstorable } from './write-outcome';
@@ -152,11 +154,11 @@ const CREATE_ORGANIZATION = fixedStatement<OrganizationInsertArgs & { memberId: 
  * token, unless regular creation is disabled). The token's row, then the organization's when made.
  */
 const CREATE_ORGANIZATION_WITH_TOKEN = fixedStatement<
-  OrganizationInsertArgs & { tokenHash: string; regularCreationDisabled: boolean }
+  OrganizationInsertArgs & TokenArgs & { regularCreationDisabled: boolean }
 >(
   'organization_create_with_token',
   (arg, args) => Prisma.sql`
-    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'write' })},
+    WITH ${tokenCallerCte(args)},
     ${organizationInserts(
       args,
       Prisma.sql`SELECT account_id FROM token_caller
@@ -173,10 +175,10 @@ const CREATE_ORGANIZATION_WITH_TOKEN = fixedStatement<
  * the organization's (when there is one of that name) with whether the token's user is in one of
  * its teams (asked of private organizations only, the only ones it decides on).
  */
-const ORGANIZATION_WITH_TOKEN = fixedStatement<{ tokenHash: string; lowerName: string }>(
+const ORGANIZATION_WITH_TOKEN = fixedStatement<TokenArgs & { lowerName: string }>(
   'organization_with_token',
-  (arg) => Prisma.sql`
-    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'read' })}
+  (arg, args) => Prisma.sql`
+    WITH ${tokenCallerCte(args)}
     ${tokenCallerRow(Prisma.sql`, NULL::boolean AS "callerIsMember"`)}
     UNION ALL
     SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS},
@@ -193,14 +195,10 @@ const ORGANIZATION_WITH_TOKEN = fixedStatement<{ tokenHash: string; lowerName: s
  * statement: the token's row, the user's, and the organization's, with whether the token's user is
  * in one of its teams and the named user's teams there.
  */
-const PERMISSIONS_WITH_TOKEN = fixedStatement<{
-  tokenHash: string;
-  userLowerName: string;
-  orgLowerName: string;
-}>(
+const PERMISSIONS_WITH_TOKEN = fixedStatement<TokenArgs & { userLowerName: string; orgLowerName: string }>(
   'permissions_with_token',
-  (arg) => Prisma.sql`
-    WITH ${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'read' })},
+  (arg, args) => Prisma.sql`
+    WITH ${tokenCallerCte(args)},
     ${memberTeamsCte(
       Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('orgLowerName')} AND type = 'organization')`,
       Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('userLowerName')} AND type = 'user')`,
@@ -329,11 +327,11 @@ const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & EditTargetArgs>
  * allowed to a site administrator or when the danger zone is not restricted. The token's row first.
  */
 const EDIT_ORGANIZATION_WITH_TOKEN = fixedStatement<
-  EditTargetArgs & { tokenHash: string; dangerZoneRestricted: boolean }
+  EditTargetArgs & TokenArgs & { dangerZoneRestricted: boolean }
 >('organization_edit_with_token', (arg, args) =>
   guardedEdit(
     args,
-    Prisma.sql`${tokenCallerCte(arg('tokenHash'), { category: 'organization', mode: 'write' })}, guard AS (
+    Prisma.sql`${tokenCallerCte(args)}, guard AS (
       SELECT site_admin, CASE WHEN public_only THEN NULL ELSE account_id END AS member_id,
         site_admin OR NOT ${arg('dangerZoneRestricted')}::boolean AS visibility_change_allowed
       FROM token_caller WHERE granted
@@ -392,7 +390,7 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       );
     },
 
-    async createOrganizationWithToken(tokenHash, account, team, regularCreationDisabled) {
+    async createOrganizationWithToken(token, account, team, regularCreationDisabled) {
       // With events on, the creation records its event in the usual path's transaction.
       if (changes) return undefined;
       return unlessUnstorable(() =>
@@ -400,7 +398,7 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
           const rows = await query<TokenCallerRow>(
             CREATE_ORGANIZATION_WITH_TOKEN.bind({
               ...organizationInsertValues(account, team),
-              tokenHash,
+              ...tokenArgs(token),
               regularCreationDisabled,
             }),
           );
@@ -410,10 +408,14 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       );
     },
 
-    async findOrganizationWithToken(tokenHash, name) {
-      const rows = await query<TokenCallerRow & { callerIsMember: boolean | null }>(
-        ORGANIZATION_WITH_TOKEN.bind({ tokenHash, lowerName: name.toLowerCase() }),
+    async findOrganizationWithToken(token, name) {
+      // A name the database cannot compare (a NUL character): the usual path decides who asks first.
+      const rows = await unlessUnstorable(() =>
+        query<TokenCallerRow & { callerIsMember: boolean | null }>(
+          ORGANIZATION_WITH_TOKEN.bind({ ...tokenArgs(token), lowerName: name.toLowerCase() }),
+        ),
       );
+      if (!rows) return undefined;
       const organization = rows.find((row) => row.role === 'organization');
       return {
         token: tokenFactsOf(rows),
@@ -422,16 +424,17 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       };
     },
 
-    async findPermissionsWithToken(tokenHash, username, orgName) {
-      const rows = await query<
-        TokenCallerRow & { callerIsMember: boolean | null; memberTeams: MemberTeamJson[] | null }
-      >(
-        PERMISSIONS_WITH_TOKEN.bind({
-          tokenHash,
-          userLowerName: username.toLowerCase(),
-          orgLowerName: orgName.toLowerCase(),
-        }),
+    async findPermissionsWithToken(token, username, orgName) {
+      const rows = await unlessUnstorable(() =>
+        query<TokenCallerRow & { callerIsMember: boolean | null; memberTeams: MemberTeamJson[] | null }>(
+          PERMISSIONS_WITH_TOKEN.bind({
+            ...tokenArgs(token),
+            userLowerName: username.toLowerCase(),
+            orgLowerName: orgName.toLowerCase(),
+          }),
+        ),
       );
+      if (!rows) return undefined;
       const user = rows.find((row) => row.role === 'user');
       const organization = rows.find((row) => row.role === 'organization');
       return {
@@ -479,7 +482,7 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       return rows && guardedEditOf(rows);
     },
 
-    async updateOrganizationWithToken(tokenHash, name, accountChanges, dangerZoneRestricted) {
+    async updateOrganizationWithToken(token, name, accountChanges, dangerZoneRestricted) {
       const edited = organizationChanges(accountChanges);
       if (changes || !edited) return undefined;
       const rows = await unlessUnstorable(() =>
@@ -487,7 +490,7 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
           EDIT_ORGANIZATION_WITH_TOKEN.bind({
             ...edited,
             lowerName: name.toLowerCase(),
-            tokenHash,
+            ...tokenArgs(token),
             dangerZoneRestricted,
             now: new Date(),
           }),

@@ -1,4 +1,4 @@
-import type { TokenFacts, TokenNeed } from '../domain/token-caller';
+import type { TokenFacts, TokenLookup } from '../domain/token-caller';
 import { grantingScopes } from '../domain/token-scopes';
 import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
@@ -8,19 +8,28 @@ import { toAccount, type AccountRow, type Int8 } from './row-mappers';
 // a WITH item for its guard, and the token's row among the statement's rows (a UNION ALL of
 // account rows, the token's caller first), for the domain to decide on.
 
+/** A token as a statement's WITH item looks it up: its hash, and the scopes that grant the operation. */
+export type TokenArgs = { tokenHash: string; granting: string[] };
+
+/** The statement's values of the request's token, for the operation's need. */
+export function tokenArgs(token: TokenLookup): TokenArgs {
+  return { tokenHash: token.hash, granting: grantingScopes(token.need.category, token.need.mode) };
+}
+
 /**
  * WITH item `token_caller`: the token of that hash and its account, when the account may
- * authenticate (a user's, active), with what a guard asks of it: `granted` (its scopes allow
- * `need`), `public_only`, `site_admin` (an administrator, not through a public-only token).
+ * authenticate (a user's, active), with what a guard asks of it: `granted` (its scopes include one
+ * of `granting`: the operation's, from the route that runs it), `public_only`, `site_admin` (an
+ * administrator, not through a public-only token).
  */
-export function tokenCallerCte(tokenHash: unknown, need: TokenNeed): Prisma.Sql {
+export function tokenCallerCte(args: TokenArgs): Prisma.Sql {
   return Prisma.sql`token_caller AS (
       SELECT t.id AS token_id, t.scopes, a.id AS account_id, a.allow_create_organization,
-        string_to_array(t.scopes, ',') && ${grantingScopes(need.category, need.mode)}::text[] AS granted,
+        string_to_array(t.scopes, ',') && ${args.granting}::text[] AS granted,
         'public-only' = ANY (string_to_array(t.scopes, ',')) AS public_only,
         a.is_admin AND NOT 'public-only' = ANY (string_to_array(t.scopes, ',')) AS site_admin
       FROM access_tokens t JOIN accounts a ON a.id = t.account_id
-      WHERE t.token_hash = ${tokenHash} AND a.type = 'user' AND a.is_active
+      WHERE t.token_hash = ${args.tokenHash} AND a.type = 'user' AND a.is_active
     )`;
 }
 

@@ -1,4 +1,4 @@
-import type { TokenFacts } from './token-caller';
+import type { TokenFacts, TokenLookup } from './token-caller';
 import type { RepositoryAccessFacts } from './access';
 import type { AccessLevel, AttachmentRecord, TeamRecord } from './records';
 
@@ -68,7 +68,7 @@ export interface AttachmentStore {
    * held a value the database cannot store, and the usual path answers.
    */
   renameAttachmentWithToken(
-    tokenHash: string,
+    token: TokenLookup,
     path: AttachmentPath,
     name: string,
   ): Promise<{ token: TokenFacts | undefined; rename: GuardedRename | undefined } | undefined>;

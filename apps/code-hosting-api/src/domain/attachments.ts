@@ -8,7 +8,7 @@ import { assertMayWriteIssue, assertNotArchived, existingIssue, mayWriteIssue } 
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 import type { AttachmentPath, GuardedRename } from './attachment-store';
-import type { TokenCredential } from './token-caller';
+import { writtenWithToken, type TokenCredential } from './token-caller';
 
 /**
  * What the use cases need of the attachment storage (src/storage's Storage has these and more):
@@ -190,7 +190,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
 
     /**
      * PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201.
-     * `oneStatement`: false when renameWithToken has just tried the one statement and it wrote nothing.
+     * `oneStatement`: false when renameWithToken has just declined (its statement wrote nothing, or it tried none).
      */
     async rename(
       caller: Caller,
@@ -222,16 +222,11 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     ): Promise<AttachmentRecord | undefined> {
       const target = renameTarget(path, name);
       if (!target) return undefined;
-      const attempt = await store.renameAttachmentWithToken(token.hash, target, name!);
-      if (!attempt) return undefined;
-      // Accepted even when nothing was written: the usual path then needs no lookup of its own.
-      const caller = token.accept(attempt.token);
-      if (!attempt.rename) return undefined;
-      if (!caller)
-        throw new Error(
-          `the guarded rename in ${path.owner}/${path.repo} wrote for a token its rules refuse`,
-        );
-      return allowedRename(caller, path, attempt.rename);
+      const attempt = await store.renameAttachmentWithToken(token, target, name!);
+      const renamed =
+        attempt &&
+        writtenWithToken(token, attempt.token, attempt.rename, `the rename in ${path.owner}/${path.repo}`);
+      return renamed && allowedRename(renamed.caller, path, renamed.written);
     },
 
     /** DELETE …/assets/{id}: the row, then the object. */

@@ -1,6 +1,6 @@
 import type { AccountChanges, AccountVisibilityScope, NewAccount } from './account-store';
 import type { AccountRecord, Page, TeamRecord, Visibility } from './records';
-import type { TokenFacts } from './token-caller';
+import type { TokenFacts, TokenLookup } from './token-caller';
 import type { WriteOutcome } from './write-outcome';
 
 export interface OrganizationFilter {
@@ -42,7 +42,7 @@ export interface OrganizationStore {
    * event) or held a value the database cannot store, and the usual path answers.
    */
   createOrganizationWithToken(
-    tokenHash: string,
+    token: TokenLookup,
     account: NewAccount,
     team: Omit<TeamInsert, 'orgId'>,
     regularCreationDisabled: boolean,
@@ -52,32 +52,39 @@ export interface OrganizationStore {
   /**
    * The organization of that name (any case) with the request's token looked up in the same
    * statement: what it found of each, and whether the token's user is in one of the organization's
-   * teams (asked of a private organization only; false for the others).
+   * teams (asked of a private organization only; false for the others). Undefined when a name
+   * holds what the database cannot compare (a NUL character): the usual path answers.
    */
   findOrganizationWithToken(
-    tokenHash: string,
+    token: TokenLookup,
     name: string,
-  ): Promise<{
-    token: TokenFacts | undefined;
-    organization: AccountRecord | undefined;
-    callerIsMember: boolean;
-  }>;
+  ): Promise<
+    | {
+        token: TokenFacts | undefined;
+        organization: AccountRecord | undefined;
+        callerIsMember: boolean;
+      }
+    | undefined
+  >;
   /**
    * The user and the organization of those names (any case) with the request's token looked up in
    * the same statement: what it found of each, whether the token's user is in one of the
-   * organization's teams, and the named user's teams there.
+   * organization's teams, and the named user's teams there; undefined as findOrganizationWithToken.
    */
   findPermissionsWithToken(
-    tokenHash: string,
+    token: TokenLookup,
     username: string,
     orgName: string,
-  ): Promise<{
-    token: TokenFacts | undefined;
-    user: AccountRecord | undefined;
-    organization: AccountRecord | undefined;
-    callerIsMember: boolean;
-    userTeams: TeamRecord[];
-  }>;
+  ): Promise<
+    | {
+        token: TokenFacts | undefined;
+        user: AccountRecord | undefined;
+        organization: AccountRecord | undefined;
+        callerIsMember: boolean;
+        userTeams: TeamRecord[];
+      }
+    | undefined
+  >;
   /** PATCH /orgs/{org}: applies the changes (its change event with them). */
   updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
   /**
@@ -102,7 +109,7 @@ export interface OrganizationStore {
    * or held a value the database cannot store, and the usual path answers.
    */
   updateOrganizationWithToken(
-    tokenHash: string,
+    token: TokenLookup,
     name: string,
     changes: AccountChanges,
     dangerZoneRestricted: boolean,

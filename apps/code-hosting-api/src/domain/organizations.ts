@@ -23,7 +23,7 @@ import {
 } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
-import type { TokenCredential } from './token-caller';
+import { writtenWithToken, type TokenCredential } from './token-caller';
 import {
   levelRank,
   type AccessLevel,
@@ -224,7 +224,8 @@ export function organizationService(store: Store, settings: OrganizationSettings
       username: string,
       orgName: string,
     ): Promise<OrganizationPermissions | undefined> {
-      const found = await store.findPermissionsWithToken(token.hash, username, orgName);
+      const found = await store.findPermissionsWithToken(token, username, orgName);
+      if (!found) return undefined;
       const caller = token.accept(found.token);
       const { user, organization: org, callerIsMember } = found;
       if (
@@ -267,19 +268,17 @@ export function organizationService(store: Store, settings: OrganizationSettings
     ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
       if (accountNameProblem(name) !== undefined || !acceptableEmail(fields.email)) return undefined;
       const outcome = await store.createOrganizationWithToken(
-        token.hash,
+        token,
         { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
         ownersTeam,
         settings.disableRegularOrgCreation,
       );
       if (outcome?.kind !== 'written') return undefined;
-      // Accepted even when nothing was made: the usual path then needs no lookup of its own.
-      const caller = token.accept(outcome.value.token);
-      if (!outcome.value.organization) return undefined;
+      const made = writtenWithToken(token, outcome.value.token, outcome.value.organization, 'the creation');
+      if (!made) return undefined;
       // The statement's guard is these rules in SQL: an organization made against them is a bug.
-      if (!caller || !mayCreate(caller))
-        throw new Error('the one-statement creation made what its rules refuse');
-      return { caller, organization: outcome.value.organization };
+      if (!mayCreate(made.caller)) throw new Error('the one-statement creation made what its rules refuse');
+      return { caller: made.caller, organization: made.written };
     },
 
     /** GET /orgs/{org} (seed rule 3); the email is blanked for anonymous callers by the HTTP layer. */
@@ -294,7 +293,8 @@ export function organizationService(store: Store, settings: OrganizationSettings
       token: TokenCredential,
       name: string,
     ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
-      const found = await store.findOrganizationWithToken(token.hash, name);
+      const found = await store.findOrganizationWithToken(token, name);
+      if (!found) return undefined;
       const caller = token.accept(found.token);
       if (!caller || !found.organization || !seesAccount(caller, found.organization, found.callerIsMember)) {
         return undefined;
@@ -304,7 +304,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
     /**
      * PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. `oneStatement`: false when
-     * editWithToken has just tried the one statement and it wrote nothing.
+     * editWithToken has just declined (its statement wrote nothing, or it tried none).
      */
     async edit(
       caller: Caller,
@@ -344,17 +344,17 @@ export function organizationService(store: Store, settings: OrganizationSettings
       const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0 || !acceptableEmail(fields.email)) return undefined;
       const attempt = await store.updateOrganizationWithToken(
-        token.hash,
+        token,
         name,
         changes,
         settings.orgDangerZoneRestricted,
       );
-      if (!attempt) return undefined;
-      // Accepted even when nothing was written: the usual path then needs no lookup of its own.
-      const caller = token.accept(attempt.token);
-      if (!attempt.edit) return undefined;
-      if (!caller) throw new Error(`the guarded edit of ${name} wrote for a token its rules refuse`);
-      return { caller, organization: allowedEdit(caller, name, fields, attempt.edit) };
+      const edited = attempt && writtenWithToken(token, attempt.token, attempt.edit, `the edit of ${name}`);
+      if (!edited) return undefined;
+      return {
+        caller: edited.caller,
+        organization: allowedEdit(edited.caller, name, fields, edited.written),
+      };
     },
 
     /** POST /orgs/{org}/rename (seed rules 4 and 5): the id, members, repositories and feed stay. */

@@ -21,16 +21,19 @@ export interface TokenNeed {
   mode: 'read' | 'write';
 }
 
+/** What a statement needs to look the request's token up: its hash as stored, and the operation's need. */
+export interface TokenLookup {
+  hash: string;
+  need: TokenNeed;
+}
+
 /**
  * The request's token, not yet looked up, for an operation that looks it up in its own statement.
  * `accept` decides on what that statement found as authentication and the operation's scope check
  * would: the caller, or undefined when either would refuse (or nothing was found), and the usual
  * path then looks the token up and answers with the refusal.
  */
-export interface TokenCredential {
-  /** The token's hash, as stored. */
-  hash: string;
-  need: TokenNeed;
+export interface TokenCredential extends TokenLookup {
   accept(facts: TokenFacts | undefined): Caller | undefined;
 }
 
@@ -42,4 +45,22 @@ export function tokenAccountUsable(account: AccountRecord): boolean {
 /** The caller a token makes. */
 export function callerOfToken(facts: Pick<TokenFacts, 'account' | 'scopes'>): Caller {
   return { user: facts.account, publicOnly: isPublicOnly(facts.scopes) };
+}
+
+/**
+ * The caller of a one-statement write made with the request's token, and what it wrote. The token
+ * is accepted even when nothing was written (the usual path then needs no lookup of its own);
+ * undefined when nothing was. The statement's guard is the rules in SQL, so a write for a token
+ * they refuse is a bug: an error (500), never an answer.
+ */
+export function writtenWithToken<Written>(
+  token: TokenCredential,
+  found: TokenFacts | undefined,
+  written: Written | undefined,
+  what: string,
+): { caller: Caller; written: Written } | undefined {
+  const caller = token.accept(found);
+  if (written === undefined) return undefined;
+  if (!caller) throw new Error(`${what} wrote for a token its rules refuse`);
+  return { caller, written };
 }

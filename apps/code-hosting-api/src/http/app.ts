@@ -22,7 +22,7 @@ import type { Storage } from '../storage/storage';
 import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
 import { apiDocsRoutes } from './docs/api-docs';
-import { authenticate, settleAuthentication } from './authentication';
+import { authenticate, settleAuthentication, settleAuthenticationOnError } from './authentication';
 import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
@@ -141,7 +141,14 @@ export function buildApp({
   app.use(wakeRelayAfterWrites(events?.relay));
   // The API first: every router before it is tried on every API request. None of the paths below
   // it is under /api/v1.
-  app.use('/api/v1', jsonBody, authenticator, routes.router, settleAuthentication);
+  app.use(
+    '/api/v1',
+    jsonBody,
+    authenticator,
+    routes.router,
+    settleAuthentication,
+    settleAuthenticationOnError,
+  );
   app.use(metricsRoute(metricsToken));
   app.use(healthRoutes(() => database.isReady()));
   app.use(giteaHealthRoutes(() => database.isReady()));

@@ -1,10 +1,9 @@
 import { forbidden, notFound, unauthorized } from '@repo/http-errors';
-import type { Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
 import { hashToken } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
-import type { TokenCredential, TokenFacts, TokenNeed } from '../domain/token-caller';
-import { isPublicOnly } from '../domain/token-scopes';
+import { callerOfToken, type TokenCredential, type TokenFacts, type TokenNeed } from '../domain/token-caller';
 import { setRequestActor } from '../request-context';
 import type { LoginThrottle } from '../domain/login-throttle';
 import { loginAddress } from './login-throttle';
@@ -29,6 +28,10 @@ interface PendingToken {
   secret: string;
   /** The operation looks it up in its own statement: what that statement found, decided on. */
   accept(facts: TokenFacts | undefined, need: TokenNeed): Caller | undefined;
+  /** The usual path: the token looked up on its own, refused (401) when it authenticates nobody. */
+  resolve(): Promise<Authentication>;
+  /** That lookup, once started. */
+  lookup?: Promise<Authentication>;
 }
 
 const AUTHENTICATION = 'authentication';
@@ -39,11 +42,14 @@ const PENDING_TOKEN = 'pendingToken';
  * now, and an invalid one refused (401) now.
  */
 export async function authenticationOf(res: Response): Promise<Authentication> {
-  const pending = res.locals[PENDING_TOKEN] as
-    (PendingToken & { resolve(): Promise<Authentication> }) | undefined;
+  const pending = res.locals[PENDING_TOKEN] as PendingToken | undefined;
   if (pending) {
+    // Looked up once. Settled only when it authenticates: a refused token stays pending, refused
+    // again (without another lookup) if asked again.
+    pending.lookup ??= pending.resolve();
+    const authentication = await pending.lookup;
     delete res.locals[PENDING_TOKEN];
-    recordAuthentication(res, await pending.resolve());
+    recordAuthentication(res, authentication);
   }
   return (
     (res.locals[AUTHENTICATION] as Authentication | undefined) ?? {
@@ -87,7 +93,7 @@ async function fromToken(accounts: AccountService, secret: string): Promise<Auth
   const found = await accounts.authenticateToken(secret);
   if (!found) throw unauthorized(invalidCredentials);
   return {
-    caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) },
+    caller: callerOfToken({ account: found.account, scopes: found.scopes }),
     scopes: found.scopes,
     viaBasicPassword: false,
   };
@@ -112,7 +118,7 @@ async function fromBasic(
     const found = await accounts.authenticateToken(tokenCandidate);
     if (found) {
       return {
-        caller: { user: found.account, publicOnly: isPublicOnly(found.scopes) },
+        caller: callerOfToken({ account: found.account, scopes: found.scopes }),
         scopes: found.scopes,
         viaBasicPassword: false,
       };
@@ -175,7 +181,8 @@ function plainToken(req: Request): string | undefined {
     const kind = scheme.toLowerCase();
     return kind === 'token' || kind === 'bearer' ? credentials : undefined;
   }
-  return firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token']);
+  // An empty one is no credential (anonymous), as authenticationFrom has it.
+  return (firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token'])) || undefined;
 }
 
 /**
@@ -187,7 +194,7 @@ export function authenticate(accounts: AccountService, throttle: LoginThrottle):
   return async (req, res, next) => {
     const secret = plainToken(req);
     if (secret !== undefined) {
-      const pending: PendingToken & { resolve(): Promise<Authentication> } = {
+      const pending: PendingToken = {
         secret,
         accept: (facts, need) => accounts.acceptToken(facts, need),
         resolve: () => fromToken(accounts, secret),
@@ -211,4 +218,15 @@ export function authenticate(accounts: AccountService, throttle: LoginThrottle):
 export const settleAuthentication: RequestHandler = async (_req, res, next) => {
   await authenticationOf(res);
   next();
+};
+
+/**
+ * After the API's routes, for a request that failed before any operation ran (a path Express could
+ * not decode): its token is checked first too, and a refused one answers 401 instead.
+ */
+export const settleAuthenticationOnError: ErrorRequestHandler = (error, _req, res, next) => {
+  authenticationOf(res).then(
+    () => next(error),
+    (refusal: unknown) => next(refusal),
+  );
 };

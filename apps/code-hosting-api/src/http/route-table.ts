@@ -41,8 +41,11 @@ export interface RouteContext<Params, Query, Body> {
   body: Body;
   /** `page` and `limit` as Gitea corrects them (list operations). */
   paging: ListOptions;
-  /** The operation's `withToken` has just run and answered nothing (its statement wrote nothing). */
-  triedWithToken: boolean;
+  /**
+   * The operation's `withToken` has just run and declined (its statement wrote nothing, or it did
+   * not try one): what `handle` would try in one statement it need not try again.
+   */
+  withTokenDeclined: boolean;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
 }
@@ -274,12 +277,12 @@ export class RouteTable {
     router[route.method](expressPath, ...middleware, async (req, res) => {
       const { auth } = route;
       const mode = route.method === 'get' ? 'read' : 'write';
-      let triedWithToken = false;
+      let withTokenDeclined = false;
       if (route.withToken && !auth.unscoped && auth.scheme === undefined) {
         const token = pendingTokenOf(res, { category: auth.scope, mode });
         const tried = token && (await answeredWithToken(route, req, res, token, params));
         if (tried === 'answered') return;
-        triedWithToken = tried === 'not answered';
+        withTokenDeclined = tried === 'not answered';
       }
       const { scopes, viaBasicPassword, caller } = await authenticationOf(res);
       if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
@@ -305,7 +308,7 @@ export class RouteTable {
         query,
         body,
         paging,
-        triedWithToken,
+        withTokenDeclined,
         sendPage(page, toWire) {
           setListHeaders(req, res, rootUrl, page.total, paging);
           res.json(page.items.map(toWire));

@@ -106,7 +106,7 @@ export function attachmentRoutes(
       res.status(201).json(wire.toAttachment(attachment));
       return true;
     },
-    async handle({ res, caller, body, params, triedWithToken }) {
+    async handle({ res, caller, body, params, withTokenDeclined }) {
       const attachment = await attachments.rename(
         caller,
         params.owner,
@@ -114,7 +114,7 @@ export function attachmentRoutes(
         params.index,
         params.attachment_id,
         body.name,
-        !triedWithToken,
+        !withTokenDeclined,
       );
       // The seed (and Gitea) answer an edit with 201.
       res.status(201).json(wire.toAttachment(attachment));

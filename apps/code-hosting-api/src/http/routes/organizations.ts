@@ -137,8 +137,13 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
       res.json(wire.toOrganization(edited.organization, edited.caller));
       return true;
     },
-    async handle({ res, caller, body, params, triedWithToken }) {
-      const org = await organizations.edit(caller, params.org, organizationFieldsOf(body), !triedWithToken);
+    async handle({ res, caller, body, params, withTokenDeclined }) {
+      const org = await organizations.edit(
+        caller,
+        params.org,
+        organizationFieldsOf(body),
+        !withTokenDeclined,
+      );
       res.json(wire.toOrganization(org, caller));
     },
   });
