@@ -52,12 +52,12 @@ export function hashToken(token: string): string {
 
 /**
  * onBackgroundError: a write that runs after the request was answered (a token's last use) failed;
- * the caller logs it.
+ * the caller logs it, with the origin the request gave (its id).
  */
 export function accountService(
   store: Store,
   settings: AccountSettings,
-  onBackgroundError: (error: unknown) => void = () => {},
+  onBackgroundError: (error: unknown, origin: string | undefined) => void = () => {},
 ) {
   const tokenUse = new TokenUseRecorder(store, {
     intervalMs: settings.tokenUseIntervalMs,
@@ -130,15 +130,16 @@ export function accountService(
     visibleUser,
 
     /**
-     * The account whose avatar_url names this id, user or organization. As Gitea, avatars are
-     * served to anyone who has the URL (an <img> sends no token), whatever the account's visibility.
+     * The account and scopes of the token with that secret, when it authenticates (a user's,
+     * active), its use recorded; `origin` (the request's id) names it if that write fails.
      */
     async authenticateToken(
       secret: string,
+      origin?: string,
     ): Promise<{ account: AccountRecord; scopes: string[] } | undefined> {
       const found = await store.findTokenByHash(hashToken(secret));
       if (!found || !tokenAccountUsable(found.account)) return undefined;
-      tokenUse.record(found.token.id);
+      tokenUse.record(found.token.id, origin);
       return { account: found.account, scopes: found.token.scopes };
     },
 
@@ -147,7 +148,7 @@ export function accountService(
      * authenticates (as authenticateToken decides) and its scopes allow the operation, its use
      * recorded; undefined otherwise, for the usual path to refuse.
      */
-    acceptToken(facts: TokenFacts | undefined, need: TokenNeed): Caller | undefined {
+    acceptToken(facts: TokenFacts | undefined, need: TokenNeed, origin?: string): Caller | undefined {
       if (
         !facts ||
         !tokenAccountUsable(facts.account) ||
@@ -155,7 +156,7 @@ export function accountService(
       ) {
         return undefined;
       }
-      tokenUse.record(facts.tokenId);
+      tokenUse.record(facts.tokenId, origin);
       return callerOfToken(facts);
     },
 

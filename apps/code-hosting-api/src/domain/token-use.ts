@@ -5,8 +5,11 @@ export interface TokenUseSettings {
   intervalMs: number;
   /** Tokens whose last write this process remembers; the oldest is forgotten first. */
   maxTracked: number;
-  /** A background write failed: the request it came from has been answered already. */
-  onError: (error: unknown) => void;
+  /**
+   * A background write failed: the request it came from has been answered already. `origin` is
+   * what record() was given for it (the request's id), for the report to name.
+   */
+  onError: (error: unknown, origin: string | undefined) => void;
   now?: () => number;
 }
 
@@ -29,8 +32,8 @@ export class TokenUseRecorder {
     this.now = settings.now ?? Date.now;
   }
 
-  /** Starts the write when one is due; returns at once. */
-  record(tokenId: number): void {
+  /** Starts the write when one is due; returns at once. `origin`: what a failure's report names. */
+  record(tokenId: number, origin?: string): void {
     const now = this.now();
     const last = this.recordedAt.get(tokenId);
     if (last !== undefined && now - last < this.settings.intervalMs) return;
@@ -46,7 +49,7 @@ export class TokenUseRecorder {
         // Tried again on the next use rather than an interval later.
         if (this.recordedAt.get(tokenId) === now) this.recordedAt.delete(tokenId);
         try {
-          this.settings.onError(error);
+          this.settings.onError(error, origin);
         } catch {
           // A failing report must not become an unhandled rejection: the request is long answered.
         }

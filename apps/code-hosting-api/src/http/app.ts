@@ -83,8 +83,9 @@ export function buildApp({
   const wire = createWire(rootUrl);
   // With events on, the stores record each write's change event in its transaction.
   const store = createStore(database, events && codeHostingChangeLog(events.recorder, wire));
-  const accounts = accountService(store, settings, (error) =>
-    logger.error({ err: error }, "recording a token's last use failed"),
+  // Written after the answer: the line names the request whose token it was (its request_id).
+  const accounts = accountService(store, settings, (error, requestId) =>
+    logger.error({ err: error, request_id: requestId }, "recording a token's last use failed"),
   );
   // The failed-login counters are in the database: every replica counts the same attempts.
   const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings.loginThrottle, (error) =>

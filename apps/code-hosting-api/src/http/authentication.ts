@@ -89,8 +89,8 @@ function recordAuthentication(res: Response, authentication: Authentication): vo
   if (authentication.caller.user) setRequestActor(authentication.caller.user.name);
 }
 
-async function fromToken(accounts: AccountService, secret: string): Promise<Authentication> {
-  const found = await accounts.authenticateToken(secret);
+async function fromToken(accounts: AccountService, secret: string, req: Request): Promise<Authentication> {
+  const found = await accounts.authenticateToken(secret, req.id);
   if (!found) throw unauthorized(invalidCredentials);
   return {
     caller: callerOfToken({ account: found.account, scopes: found.scopes }),
@@ -108,6 +108,7 @@ async function fromBasic(
   throttle: LoginThrottle,
   encoded: string,
   address: string,
+  requestId: string,
 ): Promise<Authentication> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
@@ -115,7 +116,7 @@ async function fromBasic(
   const password = separator < 0 ? '' : decoded.slice(separator + 1);
   const tokenCandidate = password === '' || password === 'x-oauth-basic' ? username : password;
   if (/^[0-9a-f]{40}$/.test(tokenCandidate)) {
-    const found = await accounts.authenticateToken(tokenCandidate);
+    const found = await accounts.authenticateToken(tokenCandidate, requestId);
     if (found) {
       return {
         caller: callerOfToken({ account: found.account, scopes: found.scopes }),
@@ -146,14 +147,14 @@ async function authenticationFrom(
     switch (scheme.toLowerCase()) {
       case 'token':
       case 'bearer':
-        return fromToken(accounts, credentials);
+        return fromToken(accounts, credentials, req);
       case 'basic':
-        return fromBasic(accounts, throttle, credentials, loginAddress(req));
+        return fromBasic(accounts, throttle, credentials, loginAddress(req), req.id);
       default:
         throw unauthorized(invalidCredentials);
     }
   }
-  if (queryToken) return fromToken(accounts, queryToken);
+  if (queryToken) return fromToken(accounts, queryToken, req);
   return { caller: anonymous, scopes: undefined, viaBasicPassword: false };
 }
 
@@ -196,8 +197,8 @@ export function authenticate(accounts: AccountService, throttle: LoginThrottle):
     if (secret !== undefined) {
       const pending: PendingToken = {
         secret,
-        accept: (facts, need) => accounts.acceptToken(facts, need),
-        resolve: () => fromToken(accounts, secret),
+        accept: (facts, need) => accounts.acceptToken(facts, need, req.id),
+        resolve: () => fromToken(accounts, secret, req),
       };
       res.locals[PENDING_TOKEN] = pending;
       next();
