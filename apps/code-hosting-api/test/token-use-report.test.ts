@@ -21,7 +21,9 @@ const capture = new Writable({
   },
 });
 
-let settled: () => Promise<void> = async () => {};
+// Every instance's (TEST_APP_REPLICAS runs several, each request to one of them in turn).
+const instancesSettled: (() => Promise<void>)[] = [];
+const settled = () => Promise.all(instancesSettled.map((instance) => instance())).then(() => undefined);
 let refuseTokenUse: () => Promise<void> = async () => {};
 const service = useTestApp(async (source) => {
   const database = connectPrisma(source);
@@ -33,7 +35,7 @@ const service = useTestApp(async (source) => {
     settings: testSettings,
     storage: idleStorage,
   });
-  settled = built.settled;
+  instancesSettled.push(built.settled);
   // The database refuses the write, as a full disk or a lost connection would make it fail.
   refuseTokenUse = async () => {
     await database.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_token_use() RETURNS trigger
