@@ -14,8 +14,8 @@ serveBaseline(
   (query) => createBaseline({ query, rootUrl: process.env.ROOT_URL ?? 'http://localhost:3000/' }),
   '{"message":"internal error"}',
   {
-    observation: () =>
-      observeRequests({
+    observe: (app) =>
+      observeRequests(app, {
         logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
         quietPaths: UNTRACED_PATHS,
         serializeRequest: (req) => {

@@ -1,5 +1,6 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
 import { loginThrottleStore } from '../db/login-throttle-store';
@@ -61,7 +62,8 @@ const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = { streamName: EVENT_STRE
 
 /** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
 export interface BuiltApp {
-  app: Express;
+  /** The Express app's request listener, observed (request-observation.ts). */
+  app: RequestListener;
   /** Resolves once the background writes started so far are done. */
   settled(): Promise<void>;
 }
@@ -126,20 +128,12 @@ export function buildApp({
   app.disable('x-powered-by');
   app.set('trust proxy', settings.trustProxy);
   app.set('etag', false);
-  app.use(
-    observeRequests({
-      logger,
-      quietPaths: UNTRACED_PATHS,
-      // The method and the URL (redacted) only: Gitea clients send credentials in many headers.
-      serializeRequest: (req) => {
-        const { id, method, url } = redactedRequest(req);
-        return { id, method, url };
-      },
-    }),
-  );
-  // Change events need each request's context (their actor, X-Sync): kept only when they are on.
-  if (events) keepRequestContexts();
-  app.use(wakeRelayAfterWrites(events?.relay));
+  // Change events need each request's context (their actor, X-Sync), and their relay a wake-up
+  // after each write: both only when they are on (a middleware layer costs every request).
+  if (events) {
+    keepRequestContexts();
+    app.use(wakeRelayAfterWrites(events.relay));
+  }
   // The API first: every router before it is tried on every API request. None of the paths below
   // it is under /api/v1.
   app.use(
@@ -181,5 +175,14 @@ export function buildApp({
   const settled = async () => {
     await Promise.all([accounts.tokenUseSettled(), throttle.settled()]);
   };
-  return { app, settled };
+  const observed = observeRequests(app, {
+    logger,
+    quietPaths: UNTRACED_PATHS,
+    // The method and the URL (redacted) only: Gitea clients send credentials in many headers.
+    serializeRequest: (req) => {
+      const { id, method, url } = redactedRequest(req);
+      return { id, method, url };
+    },
+  });
+  return { app: observed, settled };
 }

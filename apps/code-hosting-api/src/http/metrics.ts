@@ -89,25 +89,41 @@ export function recordQuery(sql: string, durationMs: number): void {
 /** Label for requests no route matched: raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
+const ROUTE = Symbol('route');
+const ROUTE_TEMPLATE = Symbol('route template');
+
+type TemplatedRequest = IncomingMessage & {
+  baseUrl?: string;
+  [ROUTE]?: unknown;
+  [ROUTE_TEMPLATE]?: string;
+};
+
 /**
- * A reader of the request's route template (`/items/:id`), never the raw path.
- * Express sets `req.route` when a route matches, while `req.baseUrl` is still the mount path of
- * its router; an error handled further out sees `baseUrl` reset, so the template is taken then.
+ * Makes the requests of an app note their route template (`/items/:id`) when one matches: `req.route`
+ * becomes an accessor of the app's request prototype (Express's `app.request`). Express sets
+ * `req.route` when a route matches, while `req.baseUrl` is still the mount path of its router; an
+ * error handled further out sees `baseUrl` reset, so the template is taken then. On the prototype,
+ * once, and not on each request: an accessor defined on an object of its own gives it a shape no
+ * other request shares, and every later read of the request's properties pays for it.
  */
-export function routeTemplateCapture(req: IncomingMessage & { baseUrl?: string }): () => string {
-  let template: string | undefined;
-  let route: unknown;
-  Object.defineProperty(req, 'route', {
+export function captureRouteTemplates(requestPrototype: object): void {
+  Object.defineProperty(requestPrototype, 'route', {
     configurable: true,
     enumerable: true,
-    get: () => route,
-    set(value: unknown) {
-      route = value;
+    get(this: TemplatedRequest) {
+      return this[ROUTE];
+    },
+    set(this: TemplatedRequest, value: unknown) {
+      this[ROUTE] = value;
       const path = (value as { path?: unknown } | undefined)?.path;
-      if (typeof path === 'string') template = `${req.baseUrl ?? ''}${path}`;
+      if (typeof path === 'string') this[ROUTE_TEMPLATE] = `${this.baseUrl ?? ''}${path}`;
     },
   });
-  return () => template ?? UNMATCHED_ROUTE;
+}
+
+/** The route template a request matched (captureRouteTemplates), never its raw path. */
+export function routeTemplateOf(req: IncomingMessage): string {
+  return (req as TemplatedRequest)[ROUTE_TEMPLATE] ?? UNMATCHED_ROUTE;
 }
 
 interface RequestSeries {

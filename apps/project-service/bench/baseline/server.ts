@@ -19,7 +19,10 @@ serveBaseline(
     }),
   '{"code":"500","message":"internal error"}',
   {
-    observation: () =>
-      observeRequests({ logger: createLogger(process.env.LOG_LEVEL ?? 'warn'), quietPaths: UNTRACED_PATHS }),
+    observe: (app) =>
+      observeRequests(app, {
+        logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
+        quietPaths: UNTRACED_PATHS,
+      }),
   },
 );

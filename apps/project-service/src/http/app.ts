@@ -1,5 +1,6 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
 import type { Database } from '../db/database';
@@ -55,7 +56,10 @@ const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = {
   subjectPrefix: '',
 };
 
-/** Builds the Express app; listening is main.ts's job, so tests run the very same app. */
+/**
+ * Builds the Express app and returns its request listener, observed (request-observation.ts);
+ * listening is main.ts's job, so tests run the very same listener.
+ */
 export function buildApp({
   database,
   logger,
@@ -65,14 +69,16 @@ export function buildApp({
   events,
   xSyncTimeoutMs = 5000,
   eventsDocument: eventsSettings = DEFAULT_EVENTS_DOCUMENT,
-}: AppDependencies): Express {
+}: AppDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(observeRequests({ logger, quietPaths: UNTRACED_PATHS }));
-  // Change events need each request's context (their actor, X-Sync): kept only when they are on.
-  if (events) keepRequestContexts();
-  app.use(wakeRelayAfterWrites(events?.relay));
+  // Change events need each request's context (their actor, X-Sync), and their relay a wake-up
+  // after each write: both only when they are on (a middleware layer costs every request).
+  if (events) {
+    keepRequestContexts();
+    app.use(wakeRelayAfterWrites(events.relay));
+  }
   const changes = events && projectChangeLog(events.recorder);
   const routes = projectRoutes(projectService(new PrismaProjectStore(database, changes)), {
     unpagedLists,
@@ -105,5 +111,5 @@ export function buildApp({
       send: (req, res, error, body) => sendErrorRepresentation(req, res, error.status, body),
     }),
   );
-  return app;
+  return observeRequests(app, { logger, quietPaths: UNTRACED_PATHS });
 }

@@ -9,11 +9,11 @@
  * bench can say where the gap between the limit and the service is (http-bench.ts's layers):
  * `express` serves it from an Express 5 app (its router, its request and response objects, the
  * body read by express.raw), `observed` adds the app's per-request observation before it (request
- * id, access log, metrics: `layers.observation`).
+ * id, access log, metrics: `layers.observe`, wrapping the app as the service does).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import express, { type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import { Pool } from 'pg';
 
 /** Runs one statement; pg in the bench, a test database's connection in an identity test. */
@@ -36,8 +36,8 @@ export type BaselineHandler = (request: BaselineRequest) => Promise<BaselineResp
 
 /** The app's own layers, for BASELINE_LAYER=observed. */
 export interface BaselineLayers {
-  /** The service's per-request observation (request id, access log, metrics), made once. */
-  observation(): RequestHandler;
+  /** The app's listener under the service's per-request observation (request id, access log, metrics). */
+  observe(app: Express): http.RequestListener;
 }
 
 /** The body limit of the Express layers: more than any bench request. */
@@ -95,7 +95,6 @@ export function serveBaseline(
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
-    if (layer === 'observed') app.use(layers!.observation());
     app.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
     app.use((req, res) => {
       const body: unknown = req.body;
@@ -109,7 +108,7 @@ export function serveBaseline(
         res,
       );
     });
-    listener = app;
+    listener = layer === 'observed' ? layers!.observe(app) : app;
   } else if (layer === '') {
     listener = (req, res) => {
       const chunks: Buffer[] = [];
