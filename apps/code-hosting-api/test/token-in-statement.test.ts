@@ -21,6 +21,10 @@ import { addToNewTeam } from './organization-fixtures';
 // forms must get the same answer, and the token form must be the one statement exactly when it
 // succeeds. Nothing refused is made.
 
+// Each test sends hundreds of requests (800 for the permissions): over 30 s on PGlite when the
+// machine is shared.
+jest.setTimeout(180_000);
+
 let statements: string[] = [];
 const service = useTestApp((source) =>
   createTestApp(source, testSettings, {
