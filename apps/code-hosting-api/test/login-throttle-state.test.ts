@@ -8,13 +8,16 @@ import type { FailureCounting } from '../src/domain/login-throttle-store';
 // HTTP tests (test/login-throttle.test.ts): what the statements leave in the tables when attempts
 // race on PostgreSQL's connections, how the tables stay bounded, and how long keys are stored.
 
+// A refusal lasts a minute at least: far longer than any case here, so none of them sees one end
+// (with a 1 s refusal a slow machine let a fourth racing attempt through once the first refusal
+// had ended, which is right, and not what the race case asserts).
 const settings: LoginThrottleSettings = {
   windowSeconds: 60,
   pairFailures: 3,
   addressFailures: 8,
   accountFailures: 10,
-  baseDelaySeconds: 1,
-  maxDelaySeconds: 4,
+  baseDelaySeconds: 60,
+  maxDelaySeconds: 240,
   maxEntries: 1000,
 };
 

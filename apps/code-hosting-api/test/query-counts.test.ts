@@ -27,8 +27,14 @@ const tokenUseWrite = /^\s*UPDATE\b[^;]*"access_tokens"/i;
 let queries = 0;
 /** The statements' texts since `queries` was last set to 0. */
 let statements: string[] = [];
+// A login refusal lasts a minute here, not the default second: the case that meets one must not see
+// it end first on a slow machine.
+const settings = {
+  ...testSettings,
+  loginThrottle: { ...testSettings.loginThrottle, baseDelaySeconds: 60 },
+};
 const service = useTestApp((source) =>
-  createTestApp(source, testSettings, {
+  createTestApp(source, settings, {
     onQuery: (sql) => {
       if (tokenUseWrite.test(sql)) return;
       if (queries === 0) statements = [];
