@@ -104,4 +104,51 @@ describe('the bench harness', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+  it('measures only after the warm-up, on the connections the warm-up opened', async () => {
+    // A server that is slow and failing for its first 600 ms, then quick: what a cold server does.
+    let coldUntil = 0;
+    let connections = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      if (performance.now() < coldUntil) {
+        setTimeout(() => res.writeHead(503).end(), 150);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const load = (warmup?: number) => {
+      coldUntil = performance.now() + 600;
+      connections = 0;
+      return runLoad({
+        url,
+        method: 'GET',
+        headers: {},
+        mode: { kind: 'cycle', paths: ['/'] },
+        connections: 4,
+        duration: 1,
+        ...(warmup === undefined ? {} : { warmup }),
+      });
+    };
+    try {
+      const cold = await load();
+      expect(cold.failures).toBeGreaterThan(0);
+      expect(cold.requestsWithWarmup).toBe(cold.requests);
+      const warmed = await load(1.5);
+      expect({ failures: warmed.failures, statuses: Object.keys(warmed.statuses) }).toEqual({
+        failures: 0,
+        statuses: ['200'],
+      });
+      expect(warmed.max).toBeLessThan(150);
+      expect(warmed.requestsWithWarmup).toBeGreaterThan(warmed.requests);
+      // The rate is of the measured window (a second, and autocannon's last tick), not of the whole run.
+      expect(warmed.rps).toBeLessThanOrEqual(warmed.requests);
+      expect(warmed.rps).toBeGreaterThan(warmed.requests / 2);
+      expect(connections).toBe(4);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -6,10 +6,12 @@
  * (`node --import tsx bench/baseline/server.ts`, the same environment) in turn (rounds.ts). The
  * database is dropped at the end.
  *
- * Settings: BENCH_DURATION (s per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP (s, 1),
+ * Settings: BENCH_DURATION (s measured per run, 3), BENCH_ROUNDS (2), BENCH_WARMUP (s, 1: each run
+ * sends requests that long on its connections before its measured window opens, load-worker.ts),
  * BENCH_CONNECTIONS (1,16,64), BENCH_SCENARIOS (substrings of scenario names; "startup" names the
  * start-up measurement), BENCH_STARTS (start-ups timed, 5), BENCH_CPU_PROF=1 (run the service
- * under --cpu-prof; profiles land in bench/results/profiles/). An app's `variants` then run the
+ * under --cpu-prof; profiles land in bench/results/profiles/), BENCH_NODE_OPTIONS (NODE_OPTIONS of
+ * both servers, e.g. `--require` of a script sampling GC pauses). An app's `variants` then run the
  * service against itself under other settings (a second service started with more variables).
  */
 import { execFileSync } from 'node:child_process';

@@ -24,14 +24,23 @@ export interface LoadSpec {
   headers: Record<string, string>;
   mode: LoadMode;
   connections: number;
-  /** Seconds. */
+  /** Seconds measured, after the warm-up. */
   duration: number;
+  /**
+   * Seconds the run sends requests before its measured window opens, on the same connections: they
+   * are opened, and the server warmed after whatever ran before, outside what is measured.
+   */
+  warmup?: number;
 }
 
+/** What a run measured: the responses that came in its measured window (after the warm-up). */
 export interface LoadResult {
   requests: number;
-  /** Mean requests per second over the run. */
+  /** The run's responses with its warm-up's: what a server's CPU time over the whole run served. */
+  requestsWithWarmup: number;
+  /** Mean requests per second over the measured window. */
   rps: number;
+  /** Latency percentiles and maximum of the 2xx responses, in ms (as autocannon counts them). */
   p50: number;
   p90: number;
   p99: number;

@@ -128,6 +128,8 @@ export async function startAppServer(options: AppServerOptions): Promise<ServerP
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       ...options.environment,
+      // A diagnostic's flags for both servers alike (http-bench.ts).
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     },
     port,
     readyPath: '/readyz',

@@ -73,17 +73,13 @@ export async function runScenarios(
       const order = scenario.serviceOnly ? [targets.service] : [targets.service, targets.baseline];
       for (let round = 0; round < settings.rounds; round++) {
         for (const target of round % 2 === 0 ? order : [...order].reverse()) {
-          if (round === 0 && settings.warmup > 0) {
-            const warmup = await scenario.load(target.url, connections);
-            await runLoad({ ...warmup, url: target.url, connections, duration: settings.warmup });
-          }
-          // Read after the warm-up: a write scenario's ETags are the ones the warm-up left.
           const spec = await scenario.load(target.url, connections);
           const result = await runLoad({
             ...spec,
             url: target.url,
             connections,
             duration: settings.duration,
+            warmup: settings.warmup,
           });
           if (result.failures > 0) {
             console.warn(
@@ -166,20 +162,24 @@ export async function runVariantPair(
   for (let round = 0; round < settings.rounds; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const target = targets[side];
-      if (round === 0 && settings.warmup > 0) {
-        const warmup = await target.load(target.url, connections);
-        await runLoad({ ...warmup, url: target.url, connections, duration: settings.warmup });
-      }
       const spec = await target.load(target.url, connections);
       const pids = (await target.processes?.()) ?? [];
       const before = cpuTimes(pids);
       const statementsBefore = await target.statements?.();
-      const result = await runLoad({ ...spec, url: target.url, connections, duration: settings.duration });
-      if (statementsBefore !== undefined && result.requests > 0) {
-        statements[side].push(((await target.statements!()) - statementsBefore) / result.requests);
+      const result = await runLoad({
+        ...spec,
+        url: target.url,
+        connections,
+        duration: settings.duration,
+        warmup: settings.warmup,
+      });
+      // Read around the whole run: per response of the run, its warm-up's too.
+      const served = result.requestsWithWarmup;
+      if (statementsBefore !== undefined && served > 0) {
+        statements[side].push(((await target.statements!()) - statementsBefore) / served);
       }
-      if (pids.length && result.requests > 0) {
-        cpu[side].push(cpuBetween(before, cpuTimes(pids)) / result.requests);
+      if (pids.length && served > 0) {
+        cpu[side].push(cpuBetween(before, cpuTimes(pids)) / served);
       }
       if (result.failures > 0) {
         console.warn(`  ${name} @${connections} ${side}: ${JSON.stringify(result.statuses)}`);
