@@ -36,16 +36,16 @@ export interface LoadSpec {
 /** What a run measured: the responses that came in its measured window (after the warm-up). */
 export interface LoadResult {
   requests: number;
-  /** The run's responses with its warm-up's: what a server's CPU time over the whole run served. */
-  requestsWithWarmup: number;
   /** Mean requests per second over the measured window. */
   rps: number;
-  /** Latency percentiles and maximum of the 2xx responses, in ms (as autocannon counts them). */
+  /** Latency percentiles and maximum of the responses, in ms (of every status, as autocannon's). */
   p50: number;
   p90: number;
   p99: number;
   max: number;
   /** Responses with a status other than 2xx (and 304), plus socket errors and timeouts. */
   failures: number;
+  /** The same during the warm-up (not measured, but a scenario failing there is worth a warning). */
+  warmupFailures: number;
   statuses: Record<string, number>;
 }

@@ -64,6 +64,11 @@ function requestsOf(spec: LoadSpec): autocannon.Request[] {
   }
 }
 
+/** A status the bench counts as a failure: anything but 2xx and 304. */
+function failed(status: number): boolean {
+  return !(status === 304 || (status >= 200 && status < 300));
+}
+
 /** The latency at percentile `p` (0–100) of `sorted` (ascending), in whole ms; 0 when empty. */
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -81,10 +86,12 @@ async function main(): Promise<void> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let errors = 0;
-  let responsesWithWarmup = 0;
+  let warmupFailures = 0;
   const started = performance.now();
   const measuredFrom = started + warmupMs;
   const measuring = () => performance.now() >= measuredFrom;
+  // The parent (load.ts) takes its own readings (CPU, statements) as the window opens.
+  const opening = setTimeout(() => process.send?.('measuring'), warmupMs);
   await new Promise<void>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -99,37 +106,42 @@ async function main(): Promise<void> {
       (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      responsesWithWarmup += 1;
-      if (!measuring()) return;
+      if (!measuring()) {
+        if (failed(statusCode)) warmupFailures += 1;
+        return;
+      }
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-      // As autocannon's own figures: the latencies of 2xx answers.
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+      // Every answer's latency, as autocannon's own figures (it leaves none out by default).
+      latencies.push(responseTime);
     });
     // Socket errors and timeouts (autocannon reports a timeout as an error too).
     instance.on('reqError', () => {
       if (measuring()) errors += 1;
+      else warmupFailures += 1;
     });
   });
+  clearTimeout(opening);
   const measuredSeconds = (performance.now() - measuredFrom) / 1000;
   const requests = Object.values(statuses).reduce((sum, count) => sum + count, 0);
   const failures =
     errors +
     Object.entries(statuses)
-      .filter(([status]) => !/^2|^304$/.test(status))
+      .filter(([status]) => failed(Number(status)))
       .reduce((sum, [, count]) => sum + count, 0);
   latencies.sort((a, b) => a - b);
   const out: LoadResult = {
     requests,
-    requestsWithWarmup: responsesWithWarmup,
     rps: measuredSeconds > 0 ? requests / measuredSeconds : 0,
     p50: percentile(latencies, 50),
     p90: percentile(latencies, 90),
     p99: percentile(latencies, 99),
     max: percentile(latencies, 100),
     failures,
+    warmupFailures,
     statuses,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.disconnect?.();
 }
 
 main().catch((error: unknown) => {

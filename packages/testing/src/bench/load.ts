@@ -9,17 +9,24 @@ import type { LoadResult, LoadSpec } from './load-spec';
 const WORKER = path.join(__dirname, `load-worker${path.extname(__filename)}`);
 const WORKER_ARGS = WORKER.endsWith('.ts') ? ['--import', 'tsx', WORKER] : [WORKER];
 
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/**
+ * `onMeasuring` is called as the run's measured window opens (after its warm-up): readings that
+ * must cover the same responses as the result (a server's CPU time, its statements) start there.
+ */
+export async function runLoad(spec: LoadSpec, onMeasuring?: () => void): Promise<LoadResult> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));
   const specFile = path.join(folder, 'spec.json');
   writeFileSync(specFile, JSON.stringify(spec));
   try {
     return await new Promise<LoadResult>((resolve, reject) => {
       const child = spawn(process.execPath, [...WORKER_ARGS, specFile], {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      });
+      child.on('message', (message) => {
+        if (message === 'measuring') onMeasuring?.();
       });
       let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.once('error', reject);
       child.once('exit', (code) => {
         const line = stdout.trim().split('\n').at(-1) ?? '';

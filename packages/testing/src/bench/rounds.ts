@@ -52,6 +52,28 @@ export function selected(name: string): boolean {
   });
 }
 
+/**
+ * One run of `spec` against `url`: its warm-up on its connections, then its measured window
+ * (`onMeasuring` called as it opens). `label` names the run in a warning about warm-up failures.
+ */
+async function measuredRun(
+  label: string,
+  spec: Omit<LoadSpec, 'url' | 'connections' | 'duration'>,
+  url: string,
+  connections: number,
+  settings: RoundSettings,
+  onMeasuring?: () => void,
+): Promise<LoadResult> {
+  const result = await runLoad(
+    { ...spec, url, connections, duration: settings.duration, warmup: settings.warmup },
+    onMeasuring,
+  );
+  if (result.warmupFailures > 0) {
+    console.warn(`  ${label} @${connections}: ${result.warmupFailures} failures in the warm-up`);
+  }
+  return result;
+}
+
 function fold(results: LoadResult[]) {
   return {
     rps: results.reduce((sum, result) => sum + result.rps, 0) / results.length,
@@ -74,13 +96,13 @@ export async function runScenarios(
       for (let round = 0; round < settings.rounds; round++) {
         for (const target of round % 2 === 0 ? order : [...order].reverse()) {
           const spec = await scenario.load(target.url, connections);
-          const result = await runLoad({
-            ...spec,
-            url: target.url,
+          const result = await measuredRun(
+            `${scenario.name} ${target.name}`,
+            spec,
+            target.url,
             connections,
-            duration: settings.duration,
-            warmup: settings.warmup,
-          });
+            settings,
+          );
           if (result.failures > 0) {
             console.warn(
               `  ${scenario.name} @${connections} ${target.name}: ${JSON.stringify(result.statuses)}`,
@@ -163,23 +185,21 @@ export async function runVariantPair(
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const target = targets[side];
       const spec = await target.load(target.url, connections);
-      const pids = (await target.processes?.()) ?? [];
-      const before = cpuTimes(pids);
-      const statementsBefore = await target.statements?.();
-      const result = await runLoad({
-        ...spec,
-        url: target.url,
-        connections,
-        duration: settings.duration,
-        warmup: settings.warmup,
+      // Read as the measured window opens (the warm-up has opened the database connections), and
+      // after: per response of the window.
+      let opened: Promise<{ pids: number[]; before: Map<number, number>; statements?: number }> | undefined;
+      const result = await measuredRun(`${name} ${side}`, spec, target.url, connections, settings, () => {
+        opened = (async () => {
+          const pids = (await target.processes?.()) ?? [];
+          return { pids, before: cpuTimes(pids), statements: await target.statements?.() };
+        })();
       });
-      // Read around the whole run: per response of the run, its warm-up's too.
-      const served = result.requestsWithWarmup;
-      if (statementsBefore !== undefined && served > 0) {
-        statements[side].push(((await target.statements!()) - statementsBefore) / served);
+      const reading = await opened;
+      if (reading && reading.statements !== undefined && result.requests > 0) {
+        statements[side].push(((await target.statements!()) - reading.statements) / result.requests);
       }
-      if (pids.length && served > 0) {
-        cpu[side].push(cpuBetween(before, cpuTimes(pids)) / served);
+      if (reading?.pids.length && result.requests > 0) {
+        cpu[side].push(cpuBetween(reading.before, cpuTimes(reading.pids)) / result.requests);
       }
       if (result.failures > 0) {
         console.warn(`  ${name} @${connections} ${side}: ${JSON.stringify(result.statuses)}`);
