@@ -53,17 +53,18 @@ export function selected(name: string): boolean {
 }
 
 /**
- * One run of `spec` against `url`: its warm-up on its connections, then its measured window
- * (`onMeasuring` called as it opens). `label` names the run in a warning about warm-up failures.
+ * One run of the load `load` makes for `url`: its warm-up on its connections, then its measured
+ * window (`onMeasuring` called as it opens). `label` names the run in its warnings about failures.
  */
 async function measuredRun(
   label: string,
-  spec: Omit<LoadSpec, 'url' | 'connections' | 'duration'>,
+  load: Scenario['load'],
   url: string,
   connections: number,
   settings: RoundSettings,
   onMeasuring?: () => void,
 ): Promise<LoadResult> {
+  const spec = await load(url, connections);
   const result = await runLoad(
     { ...spec, url, connections, duration: settings.duration, warmup: settings.warmup },
     onMeasuring,
@@ -71,6 +72,7 @@ async function measuredRun(
   if (result.warmupFailures > 0) {
     console.warn(`  ${label} @${connections}: ${result.warmupFailures} failures in the warm-up`);
   }
+  if (result.failures > 0) console.warn(`  ${label} @${connections}: ${JSON.stringify(result.statuses)}`);
   return result;
 }
 
@@ -95,19 +97,13 @@ export async function runScenarios(
       const order = scenario.serviceOnly ? [targets.service] : [targets.service, targets.baseline];
       for (let round = 0; round < settings.rounds; round++) {
         for (const target of round % 2 === 0 ? order : [...order].reverse()) {
-          const spec = await scenario.load(target.url, connections);
           const result = await measuredRun(
             `${scenario.name} ${target.name}`,
-            spec,
+            scenario.load,
             target.url,
             connections,
             settings,
           );
-          if (result.failures > 0) {
-            console.warn(
-              `  ${scenario.name} @${connections} ${target.name}: ${JSON.stringify(result.statuses)}`,
-            );
-          }
           runs[target.name].push(result);
         }
       }
@@ -184,25 +180,28 @@ export async function runVariantPair(
   for (let round = 0; round < settings.rounds; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const target = targets[side];
-      const spec = await target.load(target.url, connections);
       // Read as the measured window opens (the warm-up has opened the database connections), and
       // after: per response of the window.
       let opened: Promise<{ pids: number[]; before: Map<number, number>; statements?: number }> | undefined;
-      const result = await measuredRun(`${name} ${side}`, spec, target.url, connections, settings, () => {
-        opened = (async () => {
-          const pids = (await target.processes?.()) ?? [];
-          return { pids, before: cpuTimes(pids), statements: await target.statements?.() };
-        })();
-      });
+      const result = await measuredRun(
+        `${name} ${side}`,
+        target.load,
+        target.url,
+        connections,
+        settings,
+        () => {
+          opened = (async () => {
+            const pids = (await target.processes?.()) ?? [];
+            return { pids, before: cpuTimes(pids), statements: await target.statements?.() };
+          })();
+        },
+      );
       const reading = await opened;
       if (reading && reading.statements !== undefined && result.requests > 0) {
         statements[side].push(((await target.statements!()) - reading.statements) / result.requests);
       }
       if (reading?.pids.length && result.requests > 0) {
         cpu[side].push(cpuBetween(reading.before, cpuTimes(reading.pids)) / result.requests);
-      }
-      if (result.failures > 0) {
-        console.warn(`  ${name} @${connections} ${side}: ${JSON.stringify(result.statuses)}`);
       }
       runs[side].push(result);
     }
