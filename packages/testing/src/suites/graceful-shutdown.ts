@@ -58,6 +58,8 @@ export interface GracefulShutdownOptions {
 }
 
 const DRAIN_MS = 1500;
+/** The start of the line both services log once SIGTERM has made readiness 503. */
+const DRAIN_LOG_LINE = 'shutting down: readiness is 503';
 const REQUESTS = 200;
 const WORKERS = 10;
 /**
@@ -119,7 +121,10 @@ export function describeGracefulShutdown({
       };
       const readiness: { status?: number; startedAt: number }[] = [];
       const probe = (async () => {
-        while (!signalled) await new Promise((resolve) => setTimeout(resolve, 5));
+        // From the service's log line saying it has taken the signal: a probe sent between the
+        // kill and that moment may be read first (one event-loop turn holds both) and say 200.
+        const drainLogged = (): boolean => service.output.some((line) => line.includes(DRAIN_LOG_LINE));
+        while (!signalled || !drainLogged()) await new Promise((resolve) => setTimeout(resolve, 5));
         const probeAgent = new http.Agent();
         for (let i = 0; i < 5; i++) {
           const startedAt = Date.now();
@@ -152,7 +157,7 @@ export function describeGracefulShutdown({
       expect(answered.length).toBeGreaterThan(REQUESTS / 2);
       expect(answered.filter((outcome) => (outcome.status ?? 0) >= 500)).toEqual([]);
       for (const outcome of answered) expect(() => JSON.parse(outcome.body ?? '') as unknown).not.toThrow();
-      // Unready from the signal on: every probe answered says 503, and only a probe sent late in
+      // Unready once the signal is taken: every probe answered says 503, and only a probe sent late in
       // the drain (a loaded machine answers slowly) may find the server closed.
       expect(readiness[0]?.status).toBe(503);
       expect(
