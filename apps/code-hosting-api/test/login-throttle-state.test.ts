@@ -19,6 +19,8 @@ const settings: LoginThrottleSettings = {
   baseDelaySeconds: 60,
   maxDelaySeconds: 240,
   maxEntries: 1000,
+  // Held attempts wait for those in flight far longer than any slow machine takes to settle them.
+  inFlightWaitMs: 30_000,
 };
 
 const counting: FailureCounting = {
