@@ -26,6 +26,7 @@ const COPIED_FILES = [
   'src/db/unusable-database.ts',
   'src/http/request-id.ts',
   'src/http/request-observation.ts',
+  'src/http/express-server.ts',
   'src/http/health.ts',
   'src/http/metrics.ts',
   'src/http/docs/api-docs.ts',

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       subjectPrefix: config.events?.stream.subjectPrefix ?? '',
     },
   });
-  const server = http.createServer(service.app);
+  const server = http.createServer(service.app.serverOptions, service.app);
   // The start-up sweep runs beside the server, never in the way of readiness.
   void sweepAttachmentStorage(store, storage).then(
     (report) => logger.info(sweepSummary(report), 'attachment sweep done'),

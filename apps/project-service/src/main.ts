@@ -27,22 +27,21 @@ async function main(): Promise<void> {
       source: config.publicUrl,
     });
 
-  const server = http.createServer(
-    buildApp({
-      database,
-      logger,
-      auth: config.auth,
-      metricsToken: config.operations.metricsToken,
-      unpagedLists: new ConcurrencyGate(config.unpagedLists),
-      events,
-      xSyncTimeoutMs: config.xSyncTimeoutMs,
-      eventsDocument: {
-        source: config.publicUrl,
-        streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
-        subjectPrefix: config.events?.stream.subjectPrefix ?? '',
-      },
-    }),
-  );
+  const app = buildApp({
+    database,
+    logger,
+    auth: config.auth,
+    metricsToken: config.operations.metricsToken,
+    unpagedLists: new ConcurrencyGate(config.unpagedLists),
+    events,
+    xSyncTimeoutMs: config.xSyncTimeoutMs,
+    eventsDocument: {
+      source: config.publicUrl,
+      streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
+      subjectPrefix: config.events?.stream.subjectPrefix ?? '',
+    },
+  });
+  const server = http.createServer(app.serverOptions, app);
   serve(server, {
     config,
     logger,

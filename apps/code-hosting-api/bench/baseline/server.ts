@@ -4,6 +4,7 @@
  * (request id, access log at LOG_LEVEL, metrics) runs first, as app.ts sets it up.
  */
 import { serveBaseline } from '@repo/testing/bench';
+import { expressServerOptions } from '../../src/http/express-server';
 import { observeRequests } from '../../src/http/request-observation';
 import { redactedRequest } from '../../src/log-secrets';
 import { createLogger } from '../../src/logger';
@@ -14,6 +15,7 @@ serveBaseline(
   (query) => createBaseline({ query, rootUrl: process.env.ROOT_URL ?? 'http://localhost:3000/' }),
   '{"message":"internal error"}',
   {
+    serverOptions: expressServerOptions,
     observe: (app) =>
       observeRequests(app, {
         logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),

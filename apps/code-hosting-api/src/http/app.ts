@@ -1,5 +1,4 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import { defaultSettings, type ServiceSettings } from '../config';
 import type { Database } from '../db/database';
@@ -28,7 +27,7 @@ import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
 import { metricsRoute } from './metrics';
-import { observeRequests } from './request-observation';
+import { observeRequests, type ObservedApp } from './request-observation';
 import type { APIError } from './schemas';
 import { createWire } from './wire';
 import { keepRequestContexts } from '../request-context';
@@ -62,8 +61,8 @@ const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = { streamName: EVENT_STRE
 
 /** The app, and what finishes after its responses (a token's last use) for shutdown to wait on. */
 export interface BuiltApp {
-  /** The Express app's request listener, observed (request-observation.ts). */
-  app: RequestListener;
+  /** The Express app's request listener, observed (request-observation.ts), with its server's options. */
+  app: ObservedApp;
   /** Resolves once the background writes started so far are done. */
   settled(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * service's own request observation (request id, access log at LOG_LEVEL, metrics) runs first.
  */
 import { serveBaseline } from '@repo/testing/bench';
+import { expressServerOptions } from '../../src/http/express-server';
 import { observeRequests } from '../../src/http/request-observation';
 import { createLogger } from '../../src/logger';
 import { UNTRACED_PATHS } from '../../src/untraced-paths';
@@ -19,6 +20,7 @@ serveBaseline(
     }),
   '{"code":"500","message":"internal error"}',
   {
+    serverOptions: expressServerOptions,
     observe: (app) =>
       observeRequests(app, {
         logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),

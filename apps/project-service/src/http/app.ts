@@ -1,5 +1,4 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
@@ -28,7 +27,7 @@ import {
   type EventsDocumentSettings,
 } from './openapi-route';
 import { projectRoutes } from './project-routes';
-import { observeRequests } from './request-observation';
+import { observeRequests, type ObservedApp } from './request-observation';
 import { keepRequestContexts } from '../request-context';
 
 export interface AppDependencies {
@@ -69,7 +68,7 @@ export function buildApp({
   events,
   xSyncTimeoutMs = 5000,
   eventsDocument: eventsSettings = DEFAULT_EVENTS_DOCUMENT,
-}: AppDependencies): RequestListener {
+}: AppDependencies): ObservedApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

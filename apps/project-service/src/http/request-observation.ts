@@ -1,7 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { LOGGER_REQUEST_ID, type Logger } from '../logger';
 import { redactedRequest, type SerializedRequest } from '../log-secrets';
+import { expressServerOptions } from './express-server';
 import { captureRouteTemplates, recordRequest, routeTemplateOf } from './metrics';
 import { requestId } from './request-id';
 
@@ -57,8 +58,15 @@ function requestFields(req: ExpressRequest): SerializedRequest {
 
 const REQUEST_LOGGER = Symbol('request logger');
 
+/** The observed app's request listener, with the options of the server to give it. */
+export type ObservedApp = RequestListener & {
+  /** For http.createServer: requests and responses made as the app's (express-server.ts). */
+  readonly serverOptions: ServerOptions;
+};
+
 /**
- * The app's request listener (what http.createServer and supertest are given): names each request
+ * The app's request listener (what http.createServer, with its `serverOptions`, and supertest are
+ * given): names each request
  * (X-Request-Id), gives it `req.log`, hands it to the app, and once it has ended (answered, or its
  * connection gone) counts and times it and writes its access line: `request completed` (info),
  * `request errored` (error, for a 5xx) or `request aborted` (warn, when the client went away
@@ -67,7 +75,7 @@ const REQUEST_LOGGER = Symbol('request logger');
 export function observeRequests(
   app: Express,
   { logger, quietPaths, serializeRequest = redactedRequest }: RequestObservationOptions,
-): RequestListener {
+): ObservedApp {
   const serialized = (req: ExpressRequest) => serializeRequest(requestFields(req));
   // Its lines carry the request's id whether or not a request context is kept (request-context.ts).
   const requestLoggerOf = (req: ExpressRequest): Logger =>
@@ -81,12 +89,13 @@ export function observeRequests(
     },
   });
   captureRouteTemplates(app.request);
-  return (req, res) => {
+  const listener: RequestListener = (req, res) => {
     const started = process.hrtime.bigint();
     req.id = requestId(req, res);
     res.on('close', () => ended(req, res, started));
     app(req, res);
   };
+  return Object.assign(listener, { serverOptions: expressServerOptions(app) });
 
   function ended(req: ExpressRequest, res: ServerResponse, started: bigint): void {
     const elapsed = Number(process.hrtime.bigint() - started);

@@ -7,8 +7,8 @@
  *
  * BASELINE_LAYER puts the service's own layers around the same handler, one at a time, so the
  * bench can say where the gap between the limit and the service is (http-bench.ts's layers):
- * `express` serves it from an Express 5 app (its router, its request and response objects, the
- * body read by express.raw), `observed` adds the app's per-request observation before it (request
+ * `express` serves it from an Express 5 app (its router, its request and response objects made as
+ * the service's server makes them, the body read by express.raw), `observed` adds the app's per-request observation before it (request
  * id, access log, metrics: `layers.observe`, wrapping the app as the service does).
  */
 import { createHash } from 'node:crypto';
@@ -34,10 +34,12 @@ export interface BaselineResponse {
 
 export type BaselineHandler = (request: BaselineRequest) => Promise<BaselineResponse>;
 
-/** The app's own layers, for BASELINE_LAYER=observed. */
+/** The app's own layers, for BASELINE_LAYER=express and observed. */
 export interface BaselineLayers {
   /** The app's listener under the service's per-request observation (request id, access log, metrics). */
   observe(app: Express): http.RequestListener;
+  /** The options the service's server is created with for its Express app (both Express layers). */
+  serverOptions(app: Express): http.ServerOptions;
 }
 
 /** The body limit of the Express layers: more than any bench request. */
@@ -90,8 +92,9 @@ export function serveBaseline(
 
   const layer = process.env.BASELINE_LAYER ?? '';
   let listener: http.RequestListener;
+  let serverOptions: http.ServerOptions = {};
   if (layer === 'express' || layer === 'observed') {
-    if (layer === 'observed' && !layers) throw new Error("BASELINE_LAYER=observed needs the app's layers");
+    if (!layers) throw new Error(`BASELINE_LAYER=${layer} needs the app's layers`);
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
@@ -108,7 +111,8 @@ export function serveBaseline(
         res,
       );
     });
-    listener = layer === 'observed' ? layers!.observe(app) : app;
+    listener = layer === 'observed' ? layers.observe(app) : app;
+    serverOptions = layers.serverOptions(app);
   } else if (layer === '') {
     listener = (req, res) => {
       const chunks: Buffer[] = [];
@@ -128,7 +132,7 @@ export function serveBaseline(
   } else {
     throw new Error(`BASELINE_LAYER: unknown layer ${layer}`);
   }
-  const server = http.createServer(listener);
+  const server = http.createServer(serverOptions, listener);
 
   server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
   process.on('SIGTERM', () => {
