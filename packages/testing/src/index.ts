@@ -102,6 +102,7 @@ export {
   type Send,
 } from './suites/rolling-restart';
 export { describeHealthSurface, type HealthSurfaceOptions } from './suites/health';
+export { describeServerPrototypes, type ServerPrototypesOptions } from './suites/server-prototypes';
 export {
   capturedLogLines,
   scrapeMetrics,

@@ -1,14 +1,38 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import supertest from 'supertest';
 import { startBalancer, type Balancer } from './balancer';
 import type { TestDatabaseSource } from './database-template';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
-/** What an app's factory hands the harness: a request listener and how to close what it opened. */
+/**
+ * What an app's factory hands the harness: a request listener (with the options its server is
+ * created with in production, when it has any) and how to close what it opened.
+ */
 export interface TestAppInstance {
-  app: http.RequestListener;
+  app: http.RequestListener & { serverOptions?: http.ServerOptions };
   close(): Promise<void>;
+}
+
+/**
+ * Options for a server that listens before its app exists: its requests and responses are made
+ * by the app's own `serverOptions` once it is there, as the service's server makes them.
+ */
+function deferredServerOptions(handler: { app?: TestAppInstance['app'] }): http.ServerOptions {
+  function Request(socket: Socket): http.IncomingMessage {
+    return new (handler.app?.serverOptions?.IncomingMessage ?? http.IncomingMessage)(socket);
+  }
+  function Response(req: http.IncomingMessage, options?: object): http.ServerResponse {
+    const Made = (handler.app?.serverOptions?.ServerResponse ?? http.ServerResponse) as new (
+      req: http.IncomingMessage,
+      options?: object,
+    ) => http.ServerResponse;
+    return new Made(req, options);
+  }
+  return {
+    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
+    ServerResponse: Response as unknown as typeof http.ServerResponse,
+  };
 }
 
 /** What the harness knows before the app exists: where it will be reached. */
@@ -81,8 +105,10 @@ export function useTestApp(createApp: TestAppFactory): TestApp {
       balancer = count > 1 ? await startBalancer({ checkEveryMs: 0 }) : undefined;
       for (let index = 0; index < count; index += 1) {
         // Listening first, so the factory can hand the app its own URL; nothing is sent before it exists.
-        const handler: { app?: http.RequestListener } = {};
-        const server = http.createServer((req, res) => handler.app?.(req, res));
+        const handler: { app?: TestAppInstance['app'] } = {};
+        const server = http.createServer(deferredServerOptions(handler), (req, res) =>
+          handler.app?.(req, res),
+        );
         await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         const { port } = server.address() as AddressInfo;
         const ownUrl = `http://127.0.0.1:${port}`;
