@@ -28,6 +28,18 @@ export const idleStorage: Storage = new DiskStorage(
   path.join(os.tmpdir(), 'code-hosting-api-idle-attachments'),
 );
 
+/** The app on a database that is down (port 1 on loopback refuses connections), for what needs none. */
+export function appWithUnreachableDatabase() {
+  const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
+  const { app } = buildApp({
+    database,
+    logger: createLogger('silent'),
+    rootUrl: testRootUrl,
+    storage: idleStorage,
+  });
+  return { app, close: () => database.close() };
+}
+
 export type StorageKind = 'disk' | 's3';
 
 /** Attachment storage of one test file: a fresh temporary folder, or a bucket of its own s3rver. */

@@ -19,6 +19,13 @@ export const testAuthConfig: AuthConfig = {
   adminGroup: ADMIN_GROUP,
 };
 
+/** The app on a database that is down (port 1 on loopback refuses connections), for what needs none. */
+export function appWithUnreachableDatabase() {
+  const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
+  const app = buildApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
+  return { app, close: () => database.close() };
+}
+
 /** `Bearer <token>` for a principal, signed with the test secret. */
 export function bearer(principal: string, claims: Record<string, unknown> = {}): string {
   return `Bearer ${signTestToken({ principal, ...claims }, { algorithm: 'HS256', secret: TEST_JWT_SECRET })}`;
