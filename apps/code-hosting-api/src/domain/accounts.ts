@@ -6,7 +6,7 @@ import { accountExistsError, assertUsableAccountName, assertValidEmail } from '.
 import { visibleAccount } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, standInHash, verifyPassword } from './passwords';
 import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
 import { callerOfToken, tokenAccountUsable, type TokenFacts, type TokenNeed } from './token-caller';
 import { knownScopes, scopesAllow } from './token-scopes';
@@ -163,10 +163,16 @@ export function accountService(
     /** Resolves once the token-use writes started so far are done. */
     tokenUseSettled: () => tokenUse.settled(),
 
+    /**
+     * The account, when the password is its own and it may log in. Every refusal costs one password
+     * check, a name no user has (or a user without a password) checked against a stand-in hash of
+     * the configured cost: how long the answer takes does not tell which accounts exist.
+     */
     async authenticatePassword(username: string, password: string): Promise<AccountRecord | undefined> {
       const credentials = await store.findUserCredentials(username);
-      if (!credentials?.passwordHash || !credentials.account.isActive) return undefined;
-      if (!(await verifyPassword(password, credentials.passwordHash))) return undefined;
+      const stored = credentials?.passwordHash;
+      const matches = await verifyPassword(password, stored ?? standInHash(settings.passwordHashCost));
+      if (!credentials || stored === undefined || !matches || !credentials.account.isActive) return undefined;
       await store.recordLogin(credentials.account.id);
       return credentials.account;
     },

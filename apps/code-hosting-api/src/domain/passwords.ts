@@ -1,6 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const keyLength = 32;
+const saltLength = 16;
 const blockSize = 8;
 const parallelism = 1;
 
@@ -18,10 +19,23 @@ function derive(password: string, salt: Buffer, cost: number, r: number, p: numb
 }
 
 /** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can change later. */
-export async function hashPassword(password: string, cost: number): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, cost, blockSize, parallelism);
+function formatHash(cost: number, salt: Buffer, key: Buffer): string {
   return ['scrypt', cost, blockSize, parallelism, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const salt = randomBytes(saltLength);
+  return formatHash(cost, salt, await derive(password, salt, cost, blockSize, parallelism));
+}
+
+/**
+ * A hash of the shape hashPassword gives at that cost, for an account that has none (no such
+ * account): checking a password against it costs what a real check costs, since scrypt's work
+ * depends only on the parameters. Its key is random bytes, the hash of no known password; callers
+ * refuse regardless of the outcome.
+ */
+export function standInHash(cost: number): string {
+  return formatHash(cost, randomBytes(saltLength), randomBytes(keyLength));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
