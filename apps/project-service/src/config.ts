@@ -25,6 +25,8 @@ const environmentSchema = z.object({
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   JWT_ISSUER: z.string().min(1).optional(),
   JWT_AUDIENCE: z.string().min(1).optional(),
+  // false: accept tokens without exp (a gateway that mints none).
+  JWT_REQUIRE_EXP: z.stringbool().default(true),
   ADMIN_PRINCIPALS: z.string().default(''),
   ADMIN_GROUP: z.string().min(1).default('project-admins'),
   // Unpaged GET /projects streaming at once, and how long one more waits for a turn before its 429.
@@ -98,6 +100,7 @@ export function loadConfig(
       audience: env.JWT_AUDIENCE,
       adminPrincipals: developmentSecret ? [...adminPrincipals, DEVELOPMENT_ADMIN] : adminPrincipals,
       adminGroup: env.ADMIN_GROUP,
+      requireExp: env.JWT_REQUIRE_EXP,
     },
     developmentSecret,
     unpagedLists: { concurrency: env.UNPAGED_LIST_CONCURRENCY, queueMs: env.UNPAGED_LIST_QUEUE_MS },

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHmac, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import http from 'node:http';
@@ -10,7 +10,7 @@ import type { AuthConfig } from '../src/auth/auth-config';
 import { mintToken } from '../src/auth/development-token';
 import { createTokenVerifier } from '../src/auth/token-verifier';
 import { ConfigError, loadConfig } from '../src/config';
-import { createTestApp, useProjectService } from './app';
+import { createTestApp, TEST_JWT_SECRET, testAuthConfig, useProjectService } from './app';
 
 const service = useProjectService();
 
@@ -139,6 +139,97 @@ describe('issuer and audience', () => {
   });
 });
 
+describe('the time claims', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  /**
+   * HS256 with the test secret over exactly this payload: jsonwebtoken's sign adds iat and refuses
+   * claims of the wrong type, which these tests need. A string is the payload's JSON text as is.
+   */
+  const signedAs = (claims: Record<string, unknown> | string) => {
+    const payload = typeof claims === 'string' ? claims : JSON.stringify({ principal: 'timed', ...claims });
+    const signingInput = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(payload).toString('base64url')}`;
+    const signature = createHmac('sha256', TEST_JWT_SECRET).update(signingInput).digest('base64url');
+    return `Bearer ${signingInput}.${signature}`;
+  };
+  const answer = async (authorization: string) => {
+    const response = await service.request.get('/projects').set('Authorization', authorization);
+    return response.status === 200
+      ? { status: 200 }
+      : {
+          status: response.status,
+          body: response.body as unknown,
+          challenge: response.headers['www-authenticate'],
+        };
+  };
+  const refused = (message: string) => ({
+    status: 401,
+    body: { code: '401', message },
+    challenge: 'Bearer error="invalid_token"',
+  });
+
+  it('refuses a token without exp: a leaked one would never expire', async () => {
+    expect(await answer(signedAs({}))).toEqual(refused('invalid token: no exp claim'));
+    expect(await answer(signedAs({ iat: now() }))).toEqual(refused('invalid token: no exp claim'));
+    // Refused whenever it is sent, not only the first time.
+    expect(await answer(signedAs({}))).toEqual(refused('invalid token: no exp claim'));
+    expect(await answer(signedAs({ exp: now() + 60 }))).toEqual({ status: 200 });
+  });
+
+  it('accepts a token without exp when JWT_REQUIRE_EXP is false (a gateway that mints none)', async () => {
+    const app = await appWith({ ...testAuthConfig, requireExp: false });
+    try {
+      await app.request.get('/projects').set('Authorization', signedAs({})).expect(200);
+      // The rest still holds.
+      await app.request
+        .get('/projects')
+        .set('Authorization', signedAs({ iat: now() + 3600 }))
+        .expect(401);
+      await app.request
+        .get('/projects')
+        .set('Authorization', signedAs({ exp: now() - 10 }))
+        .expect(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses a token issued (iat) later than the allowed clock skew of 60 s', async () => {
+    expect(await answer(signedAs({ iat: now() + 3600, exp: now() + 7200 }))).toEqual(
+      refused('invalid token: iat is in the future'),
+    );
+    expect(await answer(signedAs({ iat: now() + 120, exp: now() + 600 }))).toEqual(
+      refused('invalid token: iat is in the future'),
+    );
+    // Within the skew: an issuer whose clock runs a little ahead.
+    expect(await answer(signedAs({ iat: now() + 20, exp: now() + 600 }))).toEqual({ status: 200 });
+    expect(await answer(signedAs({ iat: now() - 3600, exp: now() + 600 }))).toEqual({ status: 200 });
+  });
+
+  it('refuses an iat that is not a number of seconds', async () => {
+    for (const iat of ['yesterday', String(now()), null, [now()]]) {
+      expect({ iat, answer: await answer(signedAs({ iat, exp: now() + 600 })) }).toEqual({
+        iat,
+        answer: refused('invalid token: invalid iat value'),
+      });
+    }
+  });
+
+  it('accepts an exp far in the future (1e20) as any other, on every request', async () => {
+    const far = signedAs({ exp: 1e20, iat: now() });
+    expect(await answer(far)).toEqual({ status: 200 });
+    // The second request is answered from the verified tokens remembered.
+    expect(await answer(far)).toEqual({ status: 200 });
+    expect(await answer(signedAs({ exp: Number.MAX_VALUE }))).toEqual({ status: 200 });
+    // JSON's 1e400 is Infinity to JavaScript.
+    expect(await answer(signedAs('{"principal":"timed","exp":1e400}'))).toEqual({ status: 200 });
+  });
+
+  it('refuses an exp that is not a number, and one that has passed', async () => {
+    expect(await answer(signedAs({ exp: 'never' }))).toEqual(refused('invalid token: invalid exp value'));
+    expect(await answer(signedAs({ exp: now() - 1 }))).toEqual(refused('invalid token: jwt expired'));
+  });
+});
+
 describe('configuration', () => {
   it('refuses to start in production without a key', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
@@ -160,6 +251,14 @@ describe('configuration', () => {
     });
     expect(config.developmentSecret).toBeUndefined();
     expect(config.auth.adminPrincipals).toEqual(['ann', 'bob']);
+  });
+
+  it('requires exp unless JWT_REQUIRE_EXP is false', () => {
+    const secret = { JWT_SECRET: 'a-configured-secret-of-length' };
+    expect(loadConfig(secret).auth.requireExp).toBe(true);
+    expect(loadConfig({ ...secret, JWT_REQUIRE_EXP: 'true' }).auth.requireExp).toBe(true);
+    expect(loadConfig({ ...secret, JWT_REQUIRE_EXP: 'false' }).auth.requireExp).toBe(false);
+    expect(() => loadConfig({ ...secret, JWT_REQUIRE_EXP: 'sometimes' })).toThrow(/JWT_REQUIRE_EXP/);
   });
 
   it('refuses two key sources at once', () => {

@@ -10,6 +10,11 @@ export interface AuthConfig {
   audience?: string;
   adminPrincipals: string[];
   adminGroup?: string;
+  /**
+   * Refuse a token without `exp` (JWT_REQUIRE_EXP): a leaked one would never expire. Only `false`
+   * accepts one, for a gateway that mints tokens without it.
+   */
+  requireExp?: boolean;
 }
 
 /** The principal the development admin token is minted for. */

@@ -11,6 +11,12 @@ const EC_ALGORITHMS: Algorithm[] = ['ES256', 'ES384', 'ES512'];
 
 export type TokenVerifier = (token: string) => Promise<Caller>;
 
+/**
+ * How far the issuer's clock may run ahead of the service's: a token issued (`iat`) later than
+ * now plus this is refused. `exp` and `nbf` are checked against the service's clock as they are.
+ */
+const ISSUED_AT_SKEW_SECONDS = 60;
+
 /** The algorithms a public key can verify: pinned, so an HS256 token signed with the public key text is refused. */
 function algorithmsFor(key: KeyObject): Algorithm[] {
   return key.asymmetricKeyType === 'ec' ? EC_ALGORITHMS : RSA_ALGORITHMS;
@@ -29,6 +35,26 @@ function verify(
       else resolve(payload);
     });
   });
+}
+
+function invalidToken(reason: string) {
+  return unauthorized(`invalid token: ${reason}`, {
+    headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  });
+}
+
+/**
+ * The time claims jsonwebtoken leaves alone: whether `exp` must be there, and `iat`, which it
+ * checks only against a maximum age (it refuses a non-numeric or passed `exp` and a future `nbf`).
+ */
+function timeClaimsProblem(claims: JwtPayload, requireExp: boolean): string | undefined {
+  if (requireExp && claims.exp === undefined) return 'no exp claim';
+  // Typed a number, but the token's JSON may hold anything.
+  const issuedAt: unknown = claims.iat;
+  if (issuedAt === undefined) return undefined;
+  if (typeof issuedAt !== 'number') return 'invalid iat value';
+  if (issuedAt > Date.now() / 1000 + ISSUED_AT_SKEW_SECONDS) return 'iat is in the future';
+  return undefined;
 }
 
 function stringsOf(claim: unknown): string[] {
@@ -85,6 +111,7 @@ function createUncachedVerifier(config: AuthConfig): (token: string) => Promise<
     }
   }
   const adminPrincipals = new Set(config.adminPrincipals);
+  const requireExp = config.requireExp ?? true;
 
   return async (token) => {
     let claims: JwtPayload;
@@ -92,20 +119,15 @@ function createUncachedVerifier(config: AuthConfig): (token: string) => Promise<
       claims = await verify(token, key, { ...baseOptions, algorithms });
     } catch (error) {
       // jsonwebtoken's messages ("jwt expired", "invalid signature") describe the token, never the key.
-      const reason = error instanceof Error ? error.message : 'invalid token';
-      throw unauthorized(`invalid token: ${reason}`, {
-        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-      });
+      throw invalidToken(error instanceof Error ? error.message : 'invalid token');
     }
+    const timeProblem = timeClaimsProblem(claims, requireExp);
+    if (timeProblem) throw invalidToken(timeProblem);
     const principal =
       typeof claims['principal'] === 'string' && claims['principal'] !== ''
         ? claims['principal']
         : claims.sub;
-    if (typeof principal !== 'string' || principal === '') {
-      throw unauthorized('invalid token: no principal or sub claim', {
-        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-      });
-    }
+    if (typeof principal !== 'string' || principal === '') throw invalidToken('no principal or sub claim');
     const groups = [...stringsOf(claims['groups']), ...stringsOf(claims['roles'])];
     const isAdmin =
       adminPrincipals.has(principal) ||
