@@ -121,14 +121,15 @@ const onPrivateChild: Record<string, Record<Actor, number>> = {
     'inherited auditor': 403,
     stranger: 404,
   },
-  // Create needs the writer of the parent; a parent the caller may not write is 403.
+  // Create needs the writer of the parent; a parent the caller views but may not write is 403,
+  // one they may not view is no parent for them (400 invalid parent project, as a missing one).
   'create under it': {
     admin: 201,
     'admin by group claim': 201,
     'writer of the project': 201,
     'inherited writer': 201,
     'inherited auditor': 403,
-    stranger: 403,
+    stranger: 400,
   },
 };
 

@@ -427,7 +427,8 @@ export function createBaseline(options: BaselineOptions) {
           RETURNING role, position, username, name, email, avatar
         )
         SELECT a.*, i.*, ${WRITTEN_MEMBERS} FROM membership a LEFT JOIN inserted i ON true`);
-      if (!membershipOf(row)) return error(request, 400, 'invalid parent project');
+      // A parent the caller may not view is answered as one that does not exist.
+      if (!rightsOf(caller, row)?.view) return error(request, 400, 'invalid parent project');
       if (!row?.uid) return error(request, 403, 'not allowed to create a project under this parent');
       const project = row as ProjectRow;
       return representation(request, 201, 'ProjectFull', full(project), {

@@ -28,11 +28,8 @@ export function projectService(store: ProjectStore) {
     return project;
   }
 
-  /** The spec: a missing parent is 400, an existing parent the caller may not write is 403. */
   async function requireWritableParent(caller: Caller, parentUid: string, action: string): Promise<void> {
-    const parentAccess = await accessTo(caller, parentUid);
-    if (!parentAccess) throw badRequest(INVALID_PARENT);
-    if (!parentAccess.write) throw forbidden(`not allowed to ${action}`);
+    requireParentRight(await accessTo(caller, parentUid), action);
   }
 
   /**
@@ -96,8 +93,7 @@ export function projectService(store: ProjectStore) {
       if (attempt) {
         const parentAccess = guardedAccess(caller, attempt, 'write');
         if (attempt.written) return attempt.written;
-        if (!parentAccess) throw badRequest(INVALID_PARENT);
-        if (!parentAccess.write) throw forbidden('not allowed to create a project under this parent');
+        requireParentRight(parentAccess, 'create a project under this parent');
       } else {
         await requireWritableParent(caller, project.parentUid, 'create a project under this parent');
       }
@@ -217,6 +213,17 @@ async function* visibleBatches(
     if (keys.length < KEYS_PER_QUERY || !last) return;
     cursor = last;
   }
+}
+
+/**
+ * The parent of a create or a move, by the caller's access to it (undefined: no such project).
+ * One the caller may not view does not exist for them, as for a read: 400 `invalid parent
+ * project` for both, so the answer does not reveal a hidden project. One they view but may not
+ * write: 403.
+ */
+function requireParentRight(access: ProjectAccess | undefined, action: string): void {
+  if (!access?.view) throw badRequest(INVALID_PARENT);
+  if (!access.write) throw forbidden(`not allowed to ${action}`);
 }
 
 function staleRevision() {
