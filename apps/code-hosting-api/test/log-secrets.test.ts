@@ -1,8 +1,15 @@
-import { capturedLogLines, credentialLeaks, describeProcessLogSecrets, rawHttp } from '@repo/testing';
+import {
+  capturedLogLines,
+  credentialLeaks,
+  describeMisplacedCredentialLogs,
+  describeProcessLogSecrets,
+  rawHttp,
+  signTestToken,
+} from '@repo/testing';
 import { siteAdmin } from './app';
-import { api, basic, createUser } from './actors';
+import { adminAuthorization, api, basic, createUser } from './actors';
 import { useObservedCodeHostingApi } from './observed-app';
-import { processAdmin, processAdminAuthorization, serviceHome } from './service-process';
+import { processAdmin, processAdminAuthorization, processAdminToken, serviceHome } from './service-process';
 
 jest.setTimeout(60_000);
 
@@ -74,19 +81,26 @@ describe('logs at trace level', () => {
   });
 });
 
+describeMisplacedCredentialLogs({
+  baseUrl: () => service.baseUrl,
+  credentials: async () => ({
+    // The service reads no JWT: a well-formed one, as a client of another service would send it.
+    jwt: signTestToken({ sub: 'misplaced' }, { algorithm: 'HS256', secret: 'not-read-by-this-service' }),
+    // A real access token with every scope.
+    hexToken: (await createUser(service, 'misplaced')).token,
+    collection: `${api}/orgs`,
+    headers: [['Authorization', adminAuthorization]],
+  }),
+  lines: captured,
+  headersLogged: false,
+});
+
 describeProcessLogSecrets({
   serviceHome,
   sendCredentials: async (service) => {
     const base = service.baseUrl;
     const admin: [string, string] = ['Authorization', processAdminAuthorization];
-    const created = await rawHttp(base, {
-      method: 'POST',
-      path: `${api}/users/${processAdmin.username}/tokens`,
-      headers: [admin, ['Content-Type', 'application/json']],
-      body: JSON.stringify({ name: 'log-secrets', scopes: ['all'] }),
-    });
-    expect(created.status).toBe(201);
-    const token = (created.json as { sha1: string }).sha1;
+    const token = await processAdminToken(service, 'log-secrets');
     const tokenAsUser = basic(token, 'x-oauth-basic');
     const requests: Parameters<typeof rawHttp>[1][] = [
       { method: 'GET', path: `${api}/user`, headers: [['Authorization', `token ${token}`]] },

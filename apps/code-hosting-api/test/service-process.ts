@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createServiceHome, type ServiceHome } from '@repo/testing';
+import { createServiceHome, rawHttp, type ServiceHome, type ServiceProcess } from '@repo/testing';
 
 export const processAdmin = { username: 'process-admin', password: 'process-admin-password' };
 export const processAdminAuthorization = `Basic ${Buffer.from(`${processAdmin.username}:${processAdmin.password}`).toString('base64')}`;
@@ -11,4 +11,20 @@ export function serviceHome(): Promise<ServiceHome> {
     ADMIN_PASSWORD: processAdmin.password,
     PASSWORD_HASH_COST: '16',
   });
+}
+
+/** A new access token of the process's site administrator, with every scope: its 40 hex digits. */
+export async function processAdminToken(service: ServiceProcess, name: string): Promise<string> {
+  const created = await rawHttp(service.baseUrl, {
+    method: 'POST',
+    path: `/api/v1/users/${processAdmin.username}/tokens`,
+    headers: [
+      ['Authorization', processAdminAuthorization],
+      ['Content-Type', 'application/json'],
+    ],
+    body: JSON.stringify({ name, scopes: ['all'] }),
+  });
+  if (created.status !== 201)
+    throw new Error(`creating a token: ${created.status} ${created.body.toString()}`);
+  return (created.json as { sha1: string }).sha1;
 }

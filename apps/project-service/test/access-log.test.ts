@@ -119,6 +119,16 @@ describe('redactedUrl', () => {
     ['/p?jwt', '/p?jwt=[redacted]'],
     ['/p?%ZZtoken=x', '/p?%ZZtoken=[redacted]'],
     ['/p?page_token=abc', '/p?page_token=[redacted]'],
+    // By shape: a JWT or 40 hex digits, under any name or as a path segment; the rest kept.
+    ['/projects/eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.sig/children?a=1', '/projects/[redacted]/children?a=1'],
+    ['/p?x=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.&y=1', '/p?x=[redacted]&y=1'],
+    [`/api/v1/orgs/${'0a'.repeat(20)}`, '/api/v1/orgs/[redacted]'],
+    [`/p?x=${'AF'.repeat(20)}&y=1`, '/p?x=[redacted]&y=1'],
+    // Not credential-shaped: kept.
+    ['/projects/0d5f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', '/projects/0d5f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b'],
+    [`/p/${'a'.repeat(39)}/${'b'.repeat(41)}`, `/p/${'a'.repeat(39)}/${'b'.repeat(41)}`],
+    ['/swagger.v1.json?v=1.2.3', '/swagger.v1.json?v=1.2.3'],
+    ['/p/eyJhbGciOiJub25lIn0.only-two', '/p/eyJhbGciOiJub25lIn0.only-two'],
   ])('%s → %s', (url, expected) => {
     expect(redactedUrl(url)).toBe(expected);
   });

@@ -1,5 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { capturedLogLines, credentialLeaks, describeProcessLogSecrets } from '@repo/testing';
+import {
+  capturedLogLines,
+  credentialLeaks,
+  describeMisplacedCredentialLogs,
+  describeProcessLogSecrets,
+} from '@repo/testing';
 import { ADMIN_PRINCIPAL, bearer, TEST_JWT_SECRET, testAuthConfig, useProjectService } from './app';
 import { admin, rootUid } from './project-fixtures';
 import { serviceHome } from './service-process';
@@ -72,6 +78,22 @@ describe('logs at trace level', () => {
     // A Basic header's base64 is a secret too.
     expect(logs).not.toContain(basic);
   });
+});
+
+describeMisplacedCredentialLogs({
+  baseUrl: () => service.baseUrl,
+  credentials: async () => {
+    const authorization = bearer(ADMIN_PRINCIPAL);
+    return {
+      // A JWT the service accepts: the caller's own, put in the wrong place.
+      jwt: authorization.replace(/^Bearer /, ''),
+      hexToken: randomBytes(20).toString('hex'),
+      collection: '/projects',
+      headers: [['Authorization', authorization]],
+    };
+  },
+  lines: captured,
+  headersLogged: true,
 });
 
 /** One request written as-is on its own connection (absolute-form targets, repeated headers). */

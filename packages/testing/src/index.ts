@@ -121,4 +121,14 @@ export {
   describeProcessLogSecrets,
   type ProcessLogSecretsOptions,
 } from './suites/log-secrets';
+export {
+  CREDENTIAL_NAME_FRAGMENTS,
+  PLAIN_HEADER,
+  describeMisplacedCredentialLogs,
+  misplacedCredentialRequests,
+  sendMisplacedCredentials,
+  type MisplacedCredentialLogsOptions,
+  type MisplacedCredentials,
+  type MisplacedRequest,
+} from './suites/misplaced-credentials';
 export { sequentialScans, type RanStatement, type SequentialScan } from './query-plans';

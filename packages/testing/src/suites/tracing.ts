@@ -1,6 +1,13 @@
 import http from 'node:http';
 import { PROCESS_START_MS, httpRequest, startOtlpReceiver, type ServiceProcess } from '../service-process';
 import type { ServiceHome } from '../service-home';
+import { credentialLeaks } from './log-secrets';
+import {
+  exportedServerUrls,
+  misplacedCredentialRequests,
+  sendMisplacedCredentials,
+  type MisplacedCredentials,
+} from './misplaced-credentials';
 
 export interface TracingOptions {
   /** Where the built service runs (a fresh home per suite). */
@@ -10,9 +17,17 @@ export interface TracingOptions {
   /** A GET the app answers 200 to with `headers`; the suite adds a credential-like query parameter. */
   path: string;
   headers: Record<string, string>;
+  /** The app's credentials, put where the service does not read them (misplaced-credentials.ts). */
+  misplacedCredentials(service: ServiceProcess): Promise<MisplacedCredentials>;
 }
 
-export function describeTracing({ serviceHome, serviceName, path, headers }: TracingOptions): void {
+export function describeTracing({
+  serviceHome,
+  serviceName,
+  path,
+  headers,
+  misplacedCredentials,
+}: TracingOptions): void {
   jest.setTimeout(60_000);
   const pathname = new URL(path, 'http://localhost').pathname;
   const withSecret = `${path}${path.includes('?') ? '&' : '?'}access_token=span-secret-1`;
@@ -71,6 +86,25 @@ export function describeTracing({ serviceHome, serviceName, path, headers }: Tra
       // The URL goes out with the span, its credential-like query parameters redacted as in the logs.
       expect(exported).toContain('access_token=[redacted]');
       expect(exported).not.toContain('span-secret-1');
+    });
+
+    it('masks credentials sent where the service does not read them in every span, as in the logs', async () => {
+      const credentials = await misplacedCredentials(service);
+      const { requests, secrets } = misplacedCredentialRequests(credentials);
+      await sendMisplacedCredentials(service.baseUrl, requests);
+      // Each request's server span, told apart by its `case` query parameter, with the URL the
+      // access log shows: only the credential masked.
+      const expected = requests.map((request) => request.loggedUrl);
+      const missing = () => {
+        const exported = new Set(exportedServerUrls(receiver.bodies));
+        return expected.filter((url) => !exported.has(url));
+      };
+      const deadline = Date.now() + 15_000;
+      while (missing().length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(missing()).toEqual([]);
+      expect(credentialLeaks(receiver.bodies.join('\n'), secrets)).toEqual([]);
     });
   });
 }
