@@ -33,6 +33,7 @@ const COPIED_FILES = [
   'src/lifecycle.ts',
   'src/logger.ts',
   'src/log-secrets.ts',
+  'src/span-secrets.ts',
   'src/tracing.ts',
   'src/operations-config.ts',
   'src/runtime-config.ts',

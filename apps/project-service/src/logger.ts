@@ -3,7 +3,7 @@ import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { currentRequestId } from './http/request-id';
-import { REDACTED_PATHS, scrubbed } from './log-secrets';
+import { scrubbed } from './log-secrets';
 
 export type { Logger };
 
@@ -47,14 +47,14 @@ function prettyStream(): DestinationStream {
 export type LogFormat = 'json' | 'pretty';
 
 /**
- * Structured logs; credentials are redacted wherever they would appear. To `destination`, or
- * to stdout in `destination`'s format (JSON by default).
+ * Structured logs; credentials are masked on every line, by name and by shape (log-secrets.ts),
+ * before any destination sees it. To `destination`, or to stdout in `destination`'s format (JSON
+ * by default; the pretty format is made from the masked line).
  */
 export function createLogger(level: string, destination: DestinationStream | LogFormat = 'json'): Logger {
   const options: LoggerOptions = {
     name: SERVICE_NAME,
     level,
-    redact: REDACTED_PATHS,
     mixin: correlationFields,
     hooks: { streamWrite: scrubbed },
   };

@@ -1,8 +1,8 @@
 // Loaded first by main.ts, before Express, pg and node:http, so that the instrumentations can
 // patch them. Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the standard OTEL_* variables
 // configure the rest (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, …).
-import { redactedUrl } from './log-secrets';
 import { SERVICE_NAME } from './service-name';
+import { maskingExporter } from './span-secrets';
 import { UNTRACED_PATHS } from './untraced-paths';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 
@@ -24,17 +24,12 @@ function startTracing(): NodeSDK | undefined {
   /* eslint-enable @typescript-eslint/no-require-imports */
   const sdk = new NodeSDK({
     serviceName: process.env['OTEL_SERVICE_NAME'] ?? SERVICE_NAME,
-    traceExporter: new OTLPTraceExporter(),
+    // Each span's credentials masked as the logs mask them (span-secrets.ts), on its way out.
+    traceExporter: maskingExporter(new OTLPTraceExporter()),
     instrumentations: [
       // Each app names the paths it is polled on (src/untraced-paths.ts): no traces for them.
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.includes(req.url ?? ''),
-        // The span's url.query, redacted by the logs' own rule (applied over the instrumentation's).
-        startIncomingSpanHook: (req) => {
-          const url = 'url' in req ? (req.url ?? '') : '';
-          const query = url.indexOf('?');
-          return query < 0 ? {} : { 'url.query': redactedUrl(url.slice(query)).slice(1) };
-        },
       }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),
