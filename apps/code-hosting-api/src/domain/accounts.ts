@@ -10,6 +10,7 @@ import { hashPassword, standInHash, verifyPassword } from './passwords';
 import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
 import { callerOfToken, tokenAccountUsable, type TokenFacts, type TokenNeed } from './token-caller';
 import { knownScopes, scopesAllow } from './token-scopes';
+import type { RequestedNumber } from './requested-number';
 import { TokenUseRecorder } from './token-use';
 
 export interface NewUser {
@@ -219,14 +220,13 @@ export function accountService(
       return store.listTokens(account.id, offsetOf(options), options.pageSize);
     },
 
-    /** DELETE /users/{username}/tokens/{token}: by id or by name. */
-    async deleteToken(caller: Caller, username: string, idOrName: string): Promise<void> {
+    /** DELETE /users/{username}/tokens/{token}: by id (when it reads as one), else by name. */
+    async deleteToken(caller: Caller, username: string, idOrName: RequestedNumber): Promise<void> {
       const account = await selfOrAdmin(caller, username);
-      const byId = /^\d+$/.test(idOrName)
-        ? await store.findTokenById(account.id, Number(idOrName))
-        : undefined;
-      const token = byId ?? (await store.findTokenNamed(account.id, idOrName));
-      if (!token) throw notFound(`access token ${idOrName} does not exist`);
+      const byId =
+        idOrName.value === undefined ? undefined : await store.findTokenById(account.id, idOrName.value);
+      const token = byId ?? (await store.findTokenNamed(account.id, idOrName.text));
+      if (!token) throw notFound(`access token ${idOrName.text} does not exist`);
       await store.deleteToken(token.id);
     },
 

@@ -1,4 +1,4 @@
-import { conflict, forbidden, notFound, unprocessableEntity } from '@repo/http-errors';
+import { conflict, forbidden, notFound } from '@repo/http-errors';
 import type { GuardedOrganizationEdit, TeamInsert } from './organization-store';
 import type { Store } from './store';
 import {
@@ -32,6 +32,9 @@ import {
   type Page,
   type Visibility,
 } from './records';
+
+/** One day: the feed's `date` narrows it to the day starting at that UTC midnight. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const dangerZoneMessage = 'Organization danger zone actions are restricted to site administrators';
 
@@ -378,11 +381,14 @@ export function organizationService(store: Store, settings: OrganizationSettings
       }
     },
 
-    /** GET /orgs/{org}/activities/feeds (seed rule 7): each entry with the caller's level on its repository. */
+    /**
+     * GET /orgs/{org}/activities/feeds (seed rule 7): each entry with the caller's level on its
+     * repository; with `day` (a UTC midnight), the entries of that day only.
+     */
     async feed(
       caller: Caller,
       name: string,
-      date: string | undefined,
+      day: Date | undefined,
       options: ListOptions,
     ): Promise<Page<{ action: ActionRecord; level: AccessLevel }>> {
       const org = await visibleOrganization(caller, name);
@@ -390,10 +396,9 @@ export function organizationService(store: Store, settings: OrganizationSettings
       const membership = await ownerMembership(store, caller, org);
       const includePrivate =
         caller.user !== undefined && !caller.publicOnly && (caller.user.isAdmin || membership.isMember);
-      const day = date === undefined ? undefined : dayRange(date);
       const page = await store.listOrganizationFeed(
         org.id,
-        { includePrivate, ...day },
+        { includePrivate, ...(day && { from: day, to: new Date(day.getTime() + DAY_MS) }) },
         caller.user?.id,
         offsetOf(options),
         options.pageSize,
@@ -407,15 +412,6 @@ export function organizationService(store: Store, settings: OrganizationSettings
       };
     },
   };
-}
-
-/** The UTC day of a YYYY-MM-DD date. */
-function dayRange(date: string): { from: Date; to: Date } {
-  const from = new Date(`${date}T00:00:00.000Z`);
-  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== date) {
-    throw unprocessableEntity(`date: must be a date in the form YYYY-MM-DD [date: ${date}]`);
-  }
-  return { from, to: new Date(from.getTime() + 24 * 60 * 60 * 1000) };
 }
 
 export type OrganizationService = ReturnType<typeof organizationService>;

@@ -1,4 +1,4 @@
-import { forbidden, notFound, unauthorized } from '@repo/http-errors';
+import { forbidden, notFound, unauthorized, unprocessableEntity } from '@repo/http-errors';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
 import { hashToken } from '../domain/accounts';
@@ -7,6 +7,7 @@ import { callerOfToken, type TokenCredential, type TokenFacts, type TokenNeed } 
 import { setRequestActor } from '../request-context';
 import type { LoginThrottle } from '../domain/login-throttle';
 import { loginAddress } from './login-throttle';
+import { NUL_REFUSAL, storableText } from './parameters';
 
 /** The caller plus how they proved it: token scopes (undefined for a password or no credentials) and whether Basic auth was used. */
 export interface Authentication {
@@ -168,6 +169,7 @@ async function applySudo(
   if (!target) return authentication;
   const user = authentication.caller.user;
   if (!user?.isAdmin) throw forbidden('Only administrators allowed to sudo.');
+  if (!storableText(target)) throw unprocessableEntity(`sudo: ${NUL_REFUSAL}`);
   const account = await accounts.findAccount(target);
   if (!account || account.type !== 'user') throw notFound(`user ${target} does not exist`);
   return { ...authentication, caller: { ...authentication.caller, user: account }, viaBasicPassword: false };

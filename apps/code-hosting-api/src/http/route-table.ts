@@ -11,7 +11,7 @@ import type { TokenCredential } from '../domain/token-caller';
 import { authenticationOf, pendingTokenOf } from './authentication';
 import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
-import { APIError } from './schemas';
+import { APIError, TextParam } from './schemas';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -94,7 +94,7 @@ export interface RouteDefinition<
   path: Path;
   operationId: string;
   summary: string;
-  /** Schemas of path parameters that are not plain strings; the others are strings as written. */
+  /** Schemas of path parameters that are not names or other text; the others are TextParam. */
   params?: ParamsSchema;
   query?: QuerySchema;
   body?: BodySchema;
@@ -229,11 +229,11 @@ async function answeredWithToken(
   return answered ? 'answered' : 'not answered';
 }
 
-/** Every parameter of the path, in path order: its declared schema, or a string as written. */
+/** Every parameter of the path, in path order: its declared schema, or text as written (TextParam). */
 function pathSchema(route: AnyRoute): ZodObject {
   const declared: Record<string, ZodType> = route.params?.shape ?? {};
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  return z.object(Object.fromEntries(names.map((name) => [name, declared[name] ?? z.string()])));
+  return z.object(Object.fromEntries(names.map((name) => [name, declared[name] ?? TextParam])));
 }
 
 /** One declaration per operation: the Express route and its OpenAPI description come from it. */

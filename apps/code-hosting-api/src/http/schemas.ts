@@ -1,7 +1,9 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { actionTypes } from '../domain/records';
-import { requestedNumber } from '../domain/requested-number';
+
+// The operations' path and query parameters are declared in parameters.ts.
+export * from './parameters';
 
 // The wire format, declared once: requests are validated with these schemas, responses are
 // typed by them, and the OpenAPI document is generated from them (Gitea's modules/structs).
@@ -184,85 +186,14 @@ export const CreatePullRequestOption = z
   })
   .openapi('CreatePullRequestOption');
 
-/**
- * A query value as Gitea's ctx.FormString reads it: the first of repeated parameters, and an
- * empty value (`?state=`) is not given.
- */
-function firstValue<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => {
-    const first: unknown = Array.isArray(value) ? value[0] : value;
-    return first === '' ? undefined : first;
-  }, schema.optional());
-}
-
-export const ListQuery = z.object({
-  page: firstValue(z.string()).openapi({
-    description: 'page number of results to return (1-based)',
-    type: 'integer',
-  }),
-  limit: firstValue(z.string()).openapi({ description: 'page size of results', type: 'integer' }),
-});
-
-export const FeedQuery = ListQuery.extend({
-  date: firstValue(z.string()).openapi({
-    type: 'string',
-    format: 'date',
-    description: 'the date of the activities to be found',
-  }),
-});
-
-export const IssueListQuery = ListQuery.extend({
-  state: firstValue(z.enum(['open', 'closed', 'all'])).openapi({
-    type: 'string',
-    enum: ['open', 'closed', 'all'],
-  }),
-  type: firstValue(z.enum(['issues', 'pulls'])).openapi({ type: 'string', enum: ['issues', 'pulls'] }),
-});
-
 export const EditAttachmentOptions = z
   .object({ name: optionalField(z.string(), { emptyIsAbsent: true }) })
   .openapi('EditAttachmentOptions');
-
-/** The upload's query: `name`, the display name instead of the uploaded file's own. */
-export const AttachmentUploadQuery = z.object({
-  name: firstValue(z.string()).openapi({ type: 'string', description: 'name of the attachment' }),
-});
-
-/** An avatar's query: `size`, its width and height in pixels (Gitea's parameter). */
-export const AvatarQuery = z.object({
-  size: firstValue(z.string()).openapi({ type: 'integer', description: 'width and height in pixels' }),
-});
 
 /** The upload's multipart/form-data body (streamed by the handler, documented here). */
 export const AttachmentUploadForm = z.object({
   attachment: z.string().openapi({ type: 'string', format: 'binary', description: 'attachment to upload' }),
 });
-
-// ---- path parameters --------------------------------------------------------------------
-
-/**
- * A team id, issue index or attachment id in the path, read as requested-number.ts reads it.
- * Never refused here: a number no row can have is "not found", which the use case answers after
- * the checks that come first in Gitea (the repository, the caller's access). Documented as
- * Gitea documents it, an int64.
- */
-function numberParam(description: string) {
-  return z.string().transform(requestedNumber).openapi({ type: 'integer', format: 'int64', description });
-}
-
-export const IndexParam = numberParam('index of the issue');
-export const AttachmentIdParam = numberParam('id of the attachment');
-export const TeamIdParam = numberParam('id of the team');
-export const AccountIdParam = numberParam('id of the user or organization');
-
-/** `/repos/{owner}/{repo}/issues/{index}…` */
-export const IssueParams = z.object({ index: IndexParam });
-/** `/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}` */
-export const AttachmentParams = IssueParams.extend({ attachment_id: AttachmentIdParam });
-/** `/teams/{id}/…` */
-export const TeamParams = z.object({ id: TeamIdParam });
-/** `/avatars/{id}` */
-export const AvatarParams = z.object({ id: AccountIdParam });
 
 // ---- responses --------------------------------------------------------------------------
 

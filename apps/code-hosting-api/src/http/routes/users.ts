@@ -73,6 +73,7 @@ export function userRoutes(table: RouteTable, { accounts, wire }: ApiServices): 
     path: '/users/{username}/tokens/{token}',
     operationId: 'userDeleteAccessToken',
     summary: 'Delete an access token by id or name',
+    params: s.TokenParams,
     auth: { scheme: 'basic' },
     response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
