@@ -1,6 +1,6 @@
 import { badRequest } from '@repo/http-errors';
 import type { ListCursor } from '../domain/records';
-import { UUID_PATTERN } from './schemas';
+import { storableText, UUID_PATTERN } from './schemas';
 
 /** Opaque to clients: base64url of the last row's (name, uid). */
 export function encodePageToken(cursor: ListCursor): string {
@@ -12,7 +12,9 @@ export function decodePageToken(token: string): ListCursor {
     const decoded: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (Array.isArray(decoded) && decoded.length === 2) {
       const [name, uid] = decoded as unknown[];
-      if (typeof name === 'string' && typeof uid === 'string' && UUID_PATTERN.test(uid)) return { name, uid };
+      // A name no column holds (NUL) was never issued: it never reaches the statement.
+      if (typeof name === 'string' && storableText(name) && typeof uid === 'string' && UUID_PATTERN.test(uid))
+        return { name, uid };
     }
   } catch {
     // fall through: any undecodable token is the same client error

@@ -364,30 +364,35 @@ export const SyncHeader = z.enum(['true', 'false']).optional().openapi({
 });
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
+/** Whether a PostgreSQL text column can hold `text`: anything but NUL (U+0000). */
+export function storableText(text: string): boolean {
+  return !text.includes('\u0000');
+}
+
+/** Query text a column is compared with: its bound, and no NUL, which no text column holds. */
+function queryText(maxLength: number) {
+  return z.string().max(maxLength, STRINGS_ONLY).refine(storableText, 'must not contain NUL (U+0000)');
+}
+
 export const ListProjectsQuery = z.object({
   v: VersionParameter,
+  // Out of range, one message whatever the size (past 2^53 too, which int() would also report).
   page_size: z.coerce
     .number()
+    .min(1, { abort: true })
+    .max(1000, { abort: true })
     .int()
-    .min(1)
-    .max(1000)
     .optional()
     .openapi({ description: 'page size, 1 to 1000' }),
-  page_token: z
-    .string()
+  page_token: queryText(FIELD_LIMITS.pageToken)
     .min(1)
-    .max(FIELD_LIMITS.pageToken, STRINGS_ONLY)
     .optional()
     .openapi({ description: 'opaque cursor from next_page_token' }),
   parent_uid: formatted('uuid', {
     allowEmpty: false,
     description: 'only children of this project',
   }).optional(),
-  slug: z
-    .string()
-    .max(FIELD_LIMITS.slug, STRINGS_ONLY)
-    .optional()
-    .openapi({ description: 'only the project with this slug' }),
+  slug: queryText(FIELD_LIMITS.slug).optional().openapi({ description: 'only the project with this slug' }),
   stage: z.enum(STAGES).optional().openapi({ description: 'only projects in this stage' }),
   category: z.enum(CATEGORIES).optional().openapi({ description: 'only projects in this category' }),
   public: z
