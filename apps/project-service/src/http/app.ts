@@ -72,6 +72,9 @@ export function buildApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // A repeated parameter as an array, a bracketed name as written (never an object): what the
+  // route table's one-value rule reads (single-valued-query.ts). Express 5's default, pinned.
+  app.set('query parser', 'simple');
   // Change events need each request's context (their actor, X-Sync), and their relay a wake-up
   // after each write: both only when they are on (a middleware layer costs every request).
   if (events) {

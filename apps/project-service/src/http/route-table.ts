@@ -8,6 +8,7 @@ import type { RepeatableList } from './body-codecs';
 import { BODY_MEDIA_TYPES, readBody, sendRepresentation, streamListRepresentation } from './negotiation';
 import { representationSchemas, type RepresentationName, type RepresentationOf } from './representations';
 import { VersionQuery } from './schemas';
+import { singleValuedQuery } from './single-valued-query';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -186,11 +187,15 @@ export class RouteTable {
     return router;
   }
 
-  /** Parses query, headers, path and body in that order (the first failure answers), then handles. */
+  /**
+   * Parses query (each declared parameter once, singleValuedQuery), headers, path and body in
+   * that order (the first failure answers), then handles.
+   */
   private async run(route: AnyRoute, req: Request, res: Response): Promise<void> {
     const { response } = route;
     // Express parses the query string at every read of req.query: once here.
     const rawQuery = req.query;
+    singleValuedQuery(rawQuery, Object.keys((route.query ?? VersionQuery).shape));
     // `v`, the API version every operation takes, is checked before anything else.
     const version = VersionQuery.parse(rawQuery);
     const query = !route.query ? {} : route.query === VersionQuery ? version : route.query.parse(rawQuery);
