@@ -27,6 +27,7 @@ import { giteaHealthRoutes } from './gitea-health';
 import { healthRoutes } from './health';
 import { jsonBody } from './json-body';
 import { metricsRoute } from './metrics';
+import { firstValues } from './query-string';
 import { observeRequests, type ObservedApp } from './request-observation';
 import type { APIError } from './schemas';
 import { createWire } from './wire';
@@ -127,6 +128,7 @@ export function buildApp({
   app.disable('x-powered-by');
   app.set('trust proxy', settings.trustProxy);
   app.set('etag', false);
+  app.set('query parser', firstValues);
   // Change events need each request's context (their actor, X-Sync), and their relay a wake-up
   // after each write: both only when they are on (a middleware layer costs every request).
   if (events) {

@@ -18,10 +18,10 @@ export interface Authentication {
 
 const invalidCredentials = 'invalid username, password or token';
 
-function firstQueryValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
-  return undefined;
+/** A query parameter's value: the first given (query-string.ts), or undefined. */
+function queryValue(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** A token credential the middleware left for the operation to look up (see `authenticate`). */
@@ -142,7 +142,7 @@ async function authenticationFrom(
   req: Request,
 ): Promise<Authentication> {
   const header = req.headers.authorization?.trim();
-  const queryToken = firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token']);
+  const queryToken = queryValue(req, 'token') ?? queryValue(req, 'access_token');
   if (header) {
     const [scheme = '', credentials = ''] = header.split(/\s+/, 2);
     switch (scheme.toLowerCase()) {
@@ -165,7 +165,7 @@ async function applySudo(
   req: Request,
   authentication: Authentication,
 ): Promise<Authentication> {
-  const target = req.get('Sudo') ?? firstQueryValue(req.query['sudo']);
+  const target = req.get('Sudo') ?? queryValue(req, 'sudo');
   if (!target) return authentication;
   const user = authentication.caller.user;
   if (!user?.isAdmin) throw forbidden('Only administrators allowed to sudo.');
@@ -177,7 +177,7 @@ async function applySudo(
 
 /** The token of a request that sends one alone (Authorization: token/bearer, or ?token=), else undefined. */
 function plainToken(req: Request): string | undefined {
-  if (req.get('Sudo') !== undefined || firstQueryValue(req.query['sudo']) !== undefined) return undefined;
+  if (req.get('Sudo') !== undefined || queryValue(req, 'sudo') !== undefined) return undefined;
   const header = req.headers.authorization?.trim();
   if (header) {
     const [scheme = '', credentials = ''] = header.split(/\s+/, 2);
@@ -185,7 +185,7 @@ function plainToken(req: Request): string | undefined {
     return kind === 'token' || kind === 'bearer' ? credentials : undefined;
   }
   // An empty one is no credential (anonymous), as authenticationFrom has it.
-  return (firstQueryValue(req.query['token']) ?? firstQueryValue(req.query['access_token'])) || undefined;
+  return (queryValue(req, 'token') ?? queryValue(req, 'access_token')) || undefined;
 }
 
 /**

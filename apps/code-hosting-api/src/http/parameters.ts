@@ -5,7 +5,8 @@ import { requestedNumber } from '../domain/requested-number';
 // The operations' path and query parameters, one schema per kind, each bounded by what the column
 // it reaches can hold: the route table checks them before the handler runs, so no statement is
 // sent a value its column refuses (the database's own refusal, packages/http-errors' generic 422,
-// is left for what nobody foresaw).
+// is left for what nobody foresaw). Query values reach these as Gitea reads them: one string per
+// name, the first (query-string.ts).
 
 extendZodWithOpenApi(z);
 
@@ -45,15 +46,9 @@ export const CalendarDate = z
 
 // ---- query parameters -------------------------------------------------------------------
 
-/**
- * A query value as Gitea's ctx.FormString reads it: the first of repeated parameters, and an
- * empty value (`?state=`) is not given.
- */
+/** A query value as Gitea's ctx.FormString reads it: an empty value (`?state=`) is not given. */
 function formValue<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => {
-    const first: unknown = Array.isArray(value) ? value[0] : value;
-    return first === '' ? undefined : first;
-  }, schema.optional());
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 }
 
 /** `page` and `limit`, read as Gitea's ctx.FormInt reads them (domain/pagination.ts): never refused. */
