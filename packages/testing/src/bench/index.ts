@@ -54,3 +54,11 @@ export {
   type ScaleMeasurement,
   type ScaleProbe,
 } from './scales';
+export {
+  benchBodyCosts,
+  bodyCostTable,
+  meetsTarget,
+  type BodyCase,
+  type BodyCost,
+  type BodyCostBench,
+} from './body-costs';

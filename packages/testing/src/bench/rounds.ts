@@ -140,7 +140,7 @@ export interface VariantTarget {
 }
 
 /** CPU time (user + system) of `pids` so far, in ms, by pid; a process gone is left out. */
-function cpuTimes(pids: number[]): Map<number, number> {
+export function cpuTimes(pids: number[]): Map<number, number> {
   const ticks = 100; // USER_HZ: clock ticks per second on Linux
   const times = new Map<number, number>();
   for (const pid of pids) {
