@@ -3,13 +3,15 @@ import type { ZodType } from 'zod';
 /**
  * The structure of a wire representation, read off its zod schema: what the
  * XML and gob codecs need to know that JSON carries in its own syntax (which
- * fields are arrays, booleans or nested objects, and in what order).
+ * fields are arrays, booleans or nested objects, and in what order), and the
+ * schema's bounds on lengths, so that a decoder can refuse a string or list
+ * past its bound as it reads the length, before reading the items.
  */
 export type Shape =
-  | { kind: 'string' }
+  | { kind: 'string'; /** The schema's max(): UTF-16 code units, as zod counts. */ maxLength?: number }
   | { kind: 'boolean' }
   | { kind: 'number' }
-  | { kind: 'array'; item: Shape }
+  | { kind: 'array'; item: Shape; /** The schema's max(): items. */ maxItems?: number }
   | ObjectShape;
 
 export interface ObjectShape {
@@ -34,12 +36,22 @@ interface ZodInternals {
       element?: ZodType;
       shape?: Record<string, ZodType>;
       values?: unknown[];
+      checks?: { _zod: { def: { check: string; maximum?: number } } }[];
     };
   };
 }
 
 function definition(schema: ZodType): ZodInternals['_zod']['def'] {
   return (schema as unknown as ZodInternals)._zod.def;
+}
+
+/** The bound of a string or array schema's max() (zod's max_length check), when it has one. */
+function maxLengthOf(def: ZodInternals['_zod']['def']): { maximum?: number } {
+  const bounds = (def.checks ?? [])
+    .map((check) => check._zod.def)
+    .filter((check) => check.check === 'max_length' && check.maximum !== undefined)
+    .map((check) => check.maximum!);
+  return bounds.length === 0 ? {} : { maximum: Math.min(...bounds) };
 }
 
 /** Wrappers that do not change what travels: defaults, optionality, pipes, metadata clones. */
@@ -51,7 +63,10 @@ function shapeOfSchema(schema: ZodType, name: string, nestedNames: Readonly<Reco
   switch (def.type) {
     case 'pipe':
       return shapeOfSchema(def.in!, name, nestedNames);
-    case 'string':
+    case 'string': {
+      const { maximum } = maxLengthOf(def);
+      return maximum === undefined ? { kind: 'string' } : { kind: 'string', maxLength: maximum };
+    }
     case 'enum':
       return { kind: 'string' };
     case 'literal':
@@ -61,8 +76,11 @@ function shapeOfSchema(schema: ZodType, name: string, nestedNames: Readonly<Reco
     case 'number':
     case 'int':
       return { kind: 'number' };
-    case 'array':
-      return { kind: 'array', item: shapeOfSchema(def.element!, name, nestedNames) };
+    case 'array': {
+      const item = shapeOfSchema(def.element!, name, nestedNames);
+      const { maximum } = maxLengthOf(def);
+      return maximum === undefined ? { kind: 'array', item } : { kind: 'array', item, maxItems: maximum };
+    }
     case 'object':
       return {
         kind: 'object',

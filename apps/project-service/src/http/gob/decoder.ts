@@ -1,6 +1,11 @@
+import type { FieldShape, ObjectShape, Shape } from '../representation-shape';
+import { zeroValueOf } from '../representation-shape';
+import { boundExceeded } from '../representation-bounds';
 import { GobFormatError } from './gob-format-error';
+import { goFieldName } from './go-names';
 import { GobReader } from './primitives';
-import { BUILTIN_TYPE_IDS, FIRST_USER_TYPE_ID, WIRE_TYPE_FIELDS, type WireType } from './types';
+import { BUILTIN_BY_ID, checkReferences, readWireType } from './type-definitions';
+import { FIRST_USER_TYPE_ID, type WireType } from './types';
 
 /** Limits of one decode; the body limit bounds every length, these bound the shape. */
 export interface GobDecodeLimits {
@@ -12,176 +17,77 @@ export interface GobDecodeLimits {
 
 const DEFAULT_LIMITS: GobDecodeLimits = { maxDepth: 16, maxTypes: 64 };
 
+type StructType = Extract<WireType, { kind: 'struct' }>;
+
+/** Our fields by the Go name gob matches them by, per object shape. */
+const goFieldsOf = new WeakMap<ObjectShape, Map<string, FieldShape>>();
+
+function goFields(shape: ObjectShape): Map<string, FieldShape> {
+  let fields = goFieldsOf.get(shape);
+  if (!fields) {
+    fields = new Map(shape.fields.map((field) => [goFieldName(field.name), field]));
+    goFieldsOf.set(shape, fields);
+  }
+  return fields;
+}
+
 /**
- * A decoded value: structs become objects keyed by Go field name, slices and
- * arrays become arrays, maps become Maps, integers numbers, byte slices Buffers.
- * A field the sender's type declares but whose value it left out (Go never
- * sends a zero value) holds `UNSENT_ZERO`: the reader decides what its zero value
- * is (building it from the sender's type would let a small body with a wide,
- * deep or recursive type cost exponential work); a field its type does not have
- * is absent, as a field a JSON client leaves out.
+ * Reads a value in the terms of the representation it must become (its shape), so that only what
+ * the representation has is ever built:
+ * - a field of ours: its value, in JSON terms (Go field names become JSON names); a list or string
+ *   longer than the schema allows is refused as soon as its length is read (boundExceeded), the
+ *   items never read;
+ * - a field the sender's type declares but whose value it left out (Go never sends a zero value):
+ *   the zero value of our field, bounded by our shape rather than the sender's type (a wide, deep or
+ *   recursive type costs nothing this way);
+ * - a field the sender's type does not have: absent, as a field a JSON client leaves out;
+ * - a field we do not have: stepped over by its type, nothing built;
+ * - a value of another kind than ours (a number for a string, a struct for a list): the builtin
+ *   value itself, or null for a struct, list or map (stepped over, nothing built), for the
+ *   schema's validation to name ("name: expected string").
+ * Every length is checked against the bytes present before it is used: a length prefix pointing
+ * past the message is an error, never an allocation.
  */
-export type GobValue =
-  | typeof UNSENT_ZERO
-  | string
-  | number
-  | boolean
-  | Buffer
-  | GobValue[]
-  | Map<GobValue, GobValue>
-  | { [field: string]: GobValue }
-  | undefined;
+class ShapedDecoder {
+  /** The field names and item indexes leading to the value being read, for a bound's message. */
+  private readonly path: (string | number)[] = [];
+  /** For each struct type and shape: our field for each of the type's fields, by field number. */
+  private readonly plans = new Map<StructType, Map<ObjectShape, (FieldShape | undefined)[]>>();
 
-/** A field the sender's type declares, left unsent because it held its zero value. */
-export const UNSENT_ZERO: unique symbol = Symbol('gob: zero value, not sent');
-
-const BUILTIN_BY_ID = new Map<number, string>(
-  Object.entries(BUILTIN_TYPE_IDS).map(([kind, id]) => [id, kind]),
-);
-
-/** Reads a `wireType` value: which definition the message carries. */
-function readWireType(reader: GobReader): WireType {
-  let field = -1;
-  let wire: WireType | undefined;
-  for (;;) {
-    const delta = reader.uint('type definition field');
-    if (delta === 0) break;
-    field += delta;
-    if (wire) throw new GobFormatError('type definition defines more than one type');
-    switch (field) {
-      case WIRE_TYPE_FIELDS.array: {
-        const { name, fields } = readDefinitionStruct(reader, ['Elem', 'Len']);
-        wire = { kind: 'array', name, elem: fields.Elem ?? 0, length: fields.Len ?? 0 };
-        break;
-      }
-      case WIRE_TYPE_FIELDS.slice: {
-        const { name, fields } = readDefinitionStruct(reader, ['Elem']);
-        wire = { kind: 'slice', name, elem: fields.Elem ?? 0 };
-        break;
-      }
-      case WIRE_TYPE_FIELDS.struct:
-        wire = readStructType(reader);
-        break;
-      case WIRE_TYPE_FIELDS.map: {
-        const { name, fields } = readDefinitionStruct(reader, ['Key', 'Elem']);
-        wire = { kind: 'map', name, key: fields.Key ?? 0, elem: fields.Elem ?? 0 };
-        break;
-      }
-      case WIRE_TYPE_FIELDS.gobEncoder:
-      case WIRE_TYPE_FIELDS.binaryMarshaler:
-      case WIRE_TYPE_FIELDS.textMarshaler: {
-        const { name } = readDefinitionStruct(reader, []);
-        wire = { kind: 'marshaled', name };
-        break;
-      }
-      default:
-        throw new GobFormatError('type definition of an unknown kind');
-    }
-  }
-  if (!wire) throw new GobFormatError('empty type definition');
-  return wire;
-}
-
-/** CommonType (field 0) followed by integer fields (arrayType, sliceType, mapType, gobEncoderType). */
-function readDefinitionStruct(
-  reader: GobReader,
-  integerFields: string[],
-): { name: string; fields: Record<string, number> } {
-  let field = -1;
-  let name = '';
-  const fields: Record<string, number> = {};
-  for (;;) {
-    const delta = reader.uint('type definition field');
-    if (delta === 0) return { name, fields };
-    field += delta;
-    if (field === 0) name = readCommonTypeName(reader);
-    else if (field <= integerFields.length) fields[integerFields[field - 1]!] = reader.int('type id');
-    else throw new GobFormatError('type definition has an unknown field');
-  }
-}
-
-function readCommonTypeName(reader: GobReader): string {
-  let field = -1;
-  let name = '';
-  for (;;) {
-    const delta = reader.uint('type definition field');
-    if (delta === 0) return name;
-    field += delta;
-    if (field === 0) name = reader.string('type name');
-    else if (field === 1) reader.int('type id');
-    else throw new GobFormatError('type definition has an unknown field');
-  }
-}
-
-function readStructType(reader: GobReader): WireType {
-  let field = -1;
-  let name = '';
-  const fields: { name: string; id: number }[] = [];
-  for (;;) {
-    const delta = reader.uint('type definition field');
-    if (delta === 0) return { kind: 'struct', name, fields };
-    field += delta;
-    if (field === 0) {
-      name = readCommonTypeName(reader);
-    } else if (field === 1) {
-      const count = reader.uint('field count');
-      if (count > reader.remaining) throw new GobFormatError('field count exceeds the message');
-      for (let index = 0; index < count; index++) fields.push(readFieldType(reader));
-    } else {
-      throw new GobFormatError('type definition has an unknown field');
-    }
-  }
-}
-
-function readFieldType(reader: GobReader): { name: string; id: number } {
-  let field = -1;
-  let name = '';
-  let id = 0;
-  for (;;) {
-    const delta = reader.uint('field definition');
-    if (delta === 0) return { name, id };
-    field += delta;
-    if (field === 0) name = reader.string('field name');
-    else if (field === 1) id = reader.int('field type id');
-    else throw new GobFormatError('field definition has an unknown field');
-  }
-}
-
-class ValueDecoder {
   constructor(
     private readonly types: Map<number, WireType>,
     private readonly limits: GobDecodeLimits,
   ) {}
 
-  private wireType(id: number): WireType {
+  private wireType(id: number, depth: number): WireType {
+    if (depth >= this.limits.maxDepth) throw new GobFormatError('value nested too deeply');
     const type = this.types.get(id);
     if (!type) throw new GobFormatError(`value of undefined type id ${id}`);
     return type;
   }
 
-  value(reader: GobReader, id: number, depth: number): GobValue {
+  value(reader: GobReader, id: number, shape: Shape, depth: number): unknown {
     const builtin = BUILTIN_BY_ID.get(id);
-    if (builtin !== undefined) return this.builtin(reader, builtin);
-    if (depth >= this.limits.maxDepth) throw new GobFormatError('value nested too deeply');
-    const type = this.wireType(id);
+    if (builtin !== undefined) return this.builtin(reader, builtin, shape);
+    const type = this.wireType(id, depth);
     switch (type.kind) {
       case 'struct':
-        return this.struct(reader, type.fields, depth + 1);
+        if (shape.kind === 'object') return this.struct(reader, type, shape, depth + 1);
+        this.skipStruct(reader, type, depth + 1);
+        return null;
       case 'slice':
-        return this.items(reader, type.elem, reader.uint('slice length'), depth + 1);
-      case 'array': {
-        const length = reader.uint('array length');
-        if (length !== type.length) throw new GobFormatError('array length does not match its type');
-        return this.items(reader, type.elem, length, depth + 1);
-      }
+        return this.items(reader, type.elem, reader.uint('slice length'), shape, depth + 1);
+      case 'array':
+        return this.items(reader, type.elem, this.arrayLength(reader, type.length), shape, depth + 1);
       case 'map':
-        return this.map(reader, type.key, type.elem, depth + 1);
+        this.skipMap(reader, type.key, type.elem, depth + 1);
+        return null;
       case 'marshaled':
         return reader.bytes('marshaled value');
     }
   }
 
-  private builtin(reader: GobReader, kind: string): GobValue {
+  private builtin(reader: GobReader, kind: string, shape: Shape): unknown {
     switch (kind) {
       case 'bool':
         return reader.bool();
@@ -194,7 +100,7 @@ class ValueDecoder {
       case 'bytes':
         return reader.bytes();
       case 'string':
-        return reader.string();
+        return this.string(reader, shape);
       case 'complex':
         return [reader.float('complex real part'), reader.float('complex imaginary part')];
       default:
@@ -203,76 +109,158 @@ class ValueDecoder {
     }
   }
 
-  /** An interface value: a registered type name, its id and a length-prefixed value. Skipped. */
-  private skipInterface(reader: GobReader): void {
-    const name = reader.string('interface type name');
-    if (name === '') return;
-    reader.int('interface type id');
-    reader.skip(reader.uint('interface value length'), 'interface value');
+  private string(reader: GobReader, shape: Shape): string {
+    const length = reader.uint('string length');
+    const maximum = shape.kind === 'string' ? shape.maxLength : undefined;
+    if (maximum === undefined) return reader.text(length);
+    // A UTF-16 code unit (zod's count) takes at most 3 bytes of UTF-8: longer is past the bound unread.
+    if (length > 3 * maximum) throw boundExceeded('string', maximum, this.path);
+    const text = reader.text(length);
+    if (text.length > maximum) throw boundExceeded('string', maximum, this.path);
+    return text;
   }
 
-  struct(reader: GobReader, fields: { name: string; id: number }[], depth: number): GobValue {
-    const result: Record<string, GobValue> = {};
+  private plan(type: StructType, shape: ObjectShape): (FieldShape | undefined)[] {
+    let byShape = this.plans.get(type);
+    if (!byShape) this.plans.set(type, (byShape = new Map()));
+    let plan = byShape.get(shape);
+    if (!plan) {
+      const fields = goFields(shape);
+      plan = type.fields.map((field) => fields.get(field.name));
+      byShape.set(shape, plan);
+    }
+    return plan;
+  }
+
+  struct(reader: GobReader, type: StructType, shape: ObjectShape, depth: number): Record<string, unknown> {
+    const plan = this.plan(type, shape);
+    const result: Record<string, unknown> = {};
     let field = -1;
     for (;;) {
       const delta = reader.uint('field delta');
       if (delta === 0) break;
       field += delta;
-      const definition = fields[field];
+      const definition = type.fields[field];
       if (!definition) throw new GobFormatError('field number beyond the struct type');
-      result[definition.name] = this.value(reader, definition.id, depth);
+      const ours = plan[field];
+      if (!ours) {
+        this.skip(reader, definition.id, depth);
+        continue;
+      }
+      this.path.push(ours.name);
+      result[ours.name] = this.value(reader, definition.id, ours.shape, depth);
+      this.path.pop();
     }
-    for (const definition of fields) {
-      if (!(definition.name in result)) result[definition.name] = UNSENT_ZERO;
+    for (const ours of plan) {
+      if (ours && !(ours.name in result)) result[ours.name] = zeroValueOf(ours.shape);
     }
     return result;
   }
 
-  private items(reader: GobReader, elem: number, length: number, depth: number): GobValue[] {
+  private arrayLength(reader: GobReader, declared: number): number {
+    const length = reader.uint('array length');
+    if (length !== declared) throw new GobFormatError('array length does not match its type');
+    return length;
+  }
+
+  private items(
+    reader: GobReader,
+    elem: number,
+    length: number,
+    shape: Shape,
+    depth: number,
+  ): unknown[] | null {
+    if (shape.kind !== 'array') {
+      this.skipItems(reader, elem, length, depth);
+      return null;
+    }
+    if (shape.maxItems !== undefined && length > shape.maxItems) {
+      throw boundExceeded('array', shape.maxItems, this.path);
+    }
     // Every element takes at least one byte: a hostile length cannot make us allocate past the body.
     if (length > reader.remaining) throw new GobFormatError('slice length exceeds the message');
-    const items: GobValue[] = [];
-    for (let index = 0; index < length; index++) items.push(this.value(reader, elem, depth));
+    const items: unknown[] = [];
+    for (let index = 0; index < length; index++) {
+      this.path.push(index);
+      items.push(this.value(reader, elem, shape.item, depth));
+      this.path.pop();
+    }
     return items;
   }
 
-  private map(reader: GobReader, key: number, elem: number, depth: number): GobValue {
+  /** Steps over a value of type `id`, checking it as reading it would, building nothing. */
+  private skip(reader: GobReader, id: number, depth: number): void {
+    const builtin = BUILTIN_BY_ID.get(id);
+    if (builtin !== undefined) {
+      if (builtin === 'bytes' || builtin === 'string') reader.skip(reader.uint(`${builtin} length`), builtin);
+      else if (builtin === 'complex') {
+        reader.skipUint('complex real part');
+        reader.skipUint('complex imaginary part');
+      } else if (builtin === 'interface') this.skipInterface(reader);
+      else reader.skipUint(builtin);
+      return;
+    }
+    const type = this.wireType(id, depth);
+    switch (type.kind) {
+      case 'struct':
+        return this.skipStruct(reader, type, depth + 1);
+      case 'slice':
+        return this.skipItems(reader, type.elem, reader.uint('slice length'), depth + 1);
+      case 'array':
+        return this.skipItems(reader, type.elem, this.arrayLength(reader, type.length), depth + 1);
+      case 'map':
+        return this.skipMap(reader, type.key, type.elem, depth + 1);
+      case 'marshaled':
+        return reader.skip(reader.uint('marshaled value length'), 'marshaled value');
+    }
+  }
+
+  private skipStruct(reader: GobReader, type: StructType, depth: number): void {
+    let field = -1;
+    for (;;) {
+      const delta = reader.uint('field delta');
+      if (delta === 0) return;
+      field += delta;
+      const definition = type.fields[field];
+      if (!definition) throw new GobFormatError('field number beyond the struct type');
+      this.skip(reader, definition.id, depth);
+    }
+  }
+
+  private skipItems(reader: GobReader, elem: number, length: number, depth: number): void {
+    if (length > reader.remaining) throw new GobFormatError('slice length exceeds the message');
+    for (let index = 0; index < length; index++) this.skip(reader, elem, depth);
+  }
+
+  private skipMap(reader: GobReader, key: number, elem: number, depth: number): void {
     const count = reader.uint('map length');
     if (count * 2 > reader.remaining) throw new GobFormatError('map length exceeds the message');
-    const entries = new Map<GobValue, GobValue>();
     for (let index = 0; index < count; index++) {
-      entries.set(this.value(reader, key, depth), this.value(reader, elem, depth));
+      this.skip(reader, key, depth);
+      this.skip(reader, elem, depth);
     }
-    return entries;
   }
-}
 
-function checkReferences(types: Map<number, WireType>): void {
-  const known = (id: number) => BUILTIN_BY_ID.has(id) || types.has(id);
-  for (const [id, type] of types) {
-    const parts =
-      type.kind === 'struct'
-        ? type.fields.map((field) => field.id)
-        : type.kind === 'map'
-          ? [type.key, type.elem]
-          : type.kind === 'marshaled'
-            ? []
-            : [type.elem];
-    const missing = parts.find((part) => !known(part));
-    if (missing !== undefined) throw new GobFormatError(`type ${id} refers to undefined type id ${missing}`);
+  /** An interface value: a registered type name (empty for nil), its id and a length-prefixed value. Skipped. */
+  private skipInterface(reader: GobReader): void {
+    const nameLength = reader.uint('interface type name length');
+    if (nameLength === 0) return;
+    reader.skip(nameLength, 'interface type name');
+    reader.skipUint('interface type id');
+    reader.skip(reader.uint('interface value length'), 'interface value');
   }
 }
 
 /**
- * Decodes one complete gob stream (type definitions, then one value) into a
- * GobValue and the name of its type. Everything is checked against the bytes
- * present: a length prefix that points past the end is an error, never an
- * allocation. Throws GobFormatError naming what was wrong.
+ * Decodes one complete gob stream (type definitions, then one value) into the JSON form of
+ * `shape` (ShapedDecoder: what is built, what is refused at once, what is skipped). Throws
+ * GobFormatError naming what was wrong, or the schema's error for a list or string past its bound.
  */
 export function decodeGob(
   body: Buffer,
+  shape: ObjectShape,
   limits: GobDecodeLimits = DEFAULT_LIMITS,
-): { typeName: string; value: GobValue } {
+): unknown {
   const types = new Map<number, WireType>();
   const stream = new GobReader(body);
   if (stream.remaining === 0) throw new GobFormatError('empty stream');
@@ -293,19 +281,19 @@ export function decodeGob(
       continue;
     }
     checkReferences(types);
-    const decoder = new ValueDecoder(types, limits);
+    const decoder = new ShapedDecoder(types, limits);
     const type = types.get(id);
-    let value: GobValue;
+    let value: unknown;
     if (type?.kind === 'struct') {
-      value = decoder.struct(message, type.fields, 1);
+      value = decoder.struct(message, type, shape, 1);
     } else {
       // A value of any other type travels as a one-field struct: delta 0... then the value.
       if (message.uint('singleton delta') !== 0) throw new GobFormatError('malformed non-struct value');
-      value = decoder.value(message, id, 1);
+      value = decoder.value(message, id, shape, 1);
     }
     if (message.remaining !== 0) throw new GobFormatError('trailing bytes after the value');
     if (stream.remaining !== 0) throw new GobFormatError('data after the value');
-    return { typeName: type?.name ?? BUILTIN_BY_ID.get(id) ?? '', value };
+    return value;
   }
   throw new GobFormatError('stream ends before a value');
 }

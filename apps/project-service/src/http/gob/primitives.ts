@@ -164,9 +164,38 @@ export class GobReader {
 
   /** An unsigned integer that must fit a JavaScript safe integer (lengths, counts, deltas, ids). */
   uint(what = 'unsigned integer'): number {
-    const value = this.bigUint(what);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GobFormatError(`${what} out of range`);
-    return Number(value);
+    this.need(1, what);
+    const first = this.buffer[this.position]!;
+    if (first < 0x80) {
+      this.position += 1;
+      return first;
+    }
+    // Up to six bytes (48 bits) add up exactly in a double; longer ones go through bigUint.
+    const count = 256 - first;
+    if (count > 6) {
+      const value = this.bigUint(what);
+      if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GobFormatError(`${what} out of range`);
+      return Number(value);
+    }
+    this.need(count + 1, what);
+    let value = 0;
+    for (let index = 1; index <= count; index++) value = value * 256 + this.buffer[this.position + index]!;
+    this.position += count + 1;
+    return value;
+  }
+
+  /** Steps over an unsigned integer (any of gob's integers, a bool, a float) without reading its value. */
+  skipUint(what = 'unsigned integer'): void {
+    this.need(1, what);
+    const first = this.buffer[this.position]!;
+    if (first < 0x80) {
+      this.position += 1;
+      return;
+    }
+    const count = 256 - first;
+    if (count > 8) throw new GobFormatError(`${what}: invalid length byte`);
+    this.need(count + 1, what);
+    this.position += count + 1;
   }
 
   bigInt(what = 'integer'): bigint {
@@ -175,6 +204,13 @@ export class GobReader {
   }
 
   int(what = 'integer'): number {
+    this.need(1, what);
+    const first = this.buffer[this.position]!;
+    if (first < 0x80 || 256 - first <= 6) {
+      // At most 48 bits: exact in a double, unfolded without BigInt (bit 0 is the sign).
+      const folded = this.uint(what);
+      return folded % 2 === 1 ? -(folded - 1) / 2 - 1 : folded / 2;
+    }
     const value = this.bigInt(what);
     if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
       throw new GobFormatError(`${what} out of range`);
@@ -204,7 +240,14 @@ export class GobReader {
   }
 
   string(what = 'string'): string {
-    const bytes = this.bytes(what);
+    return this.text(this.uint(`${what} length`), what);
+  }
+
+  /** The next `length` bytes as UTF-8 text (a string whose length prefix was read already). */
+  text(length: number, what = 'string'): string {
+    this.need(length, what);
+    const bytes = this.buffer.subarray(this.position, this.position + length);
+    this.position += length;
     try {
       // Go strings may hold any bytes; ours are text: refuse what is not UTF-8.
       return utf8.decode(bytes);

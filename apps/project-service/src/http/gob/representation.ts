@@ -1,42 +1,19 @@
 import type { RepeatableList } from '../body-codecs';
-import type { ObjectShape, Shape } from '../representation-shape';
-import { zeroValueOf } from '../representation-shape';
-import { decodeGob, UNSENT_ZERO, type GobValue } from './decoder';
+import type { ObjectShape } from '../representation-shape';
+import { decodeGob } from './decoder';
 import { gobEncodingOf } from './encoder';
-import { goFieldName } from './go-names';
 import { GobWriter } from './primitives';
 
 /** Bytes of encoded rows per write of a streamed list. */
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * A decoded gob value in the representation's JSON terms: Go field names
- * become JSON names, unknown fields are dropped. A field the sender's type
- * declares holds its value (its zero value when Go left it out, as Go always
- * does for "", false and empty slices); a field the sender's type does not have
- * stays absent, so the schema judges it as a field a JSON or XML client left
- * out (required: 400; optional: its default). Type mismatches are left as they
- * are for the schema's validation to name.
+ * Decodes a gob request body into the JSON form of `shape` (decoder.ts: Go field names become JSON
+ * names, fields we do not have are skipped, lists and strings are bounded as their length is read);
+ * throws GobFormatError, or the schema's error for a value past its bound.
  */
-function inShape(shape: Shape, value: GobValue): unknown {
-  // The zero value in our own shape's terms: bounded by the representation, not the sender's type.
-  if (value === UNSENT_ZERO) return zeroValueOf(shape);
-  if (shape.kind === 'array')
-    return Array.isArray(value) ? value.map((item) => inShape(shape.item, item)) : value;
-  if (shape.kind !== 'object') return value;
-  if (typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value) || value instanceof Map) {
-    return value;
-  }
-  const present = shape.fields.flatMap((field) => {
-    const fieldValue = value[goFieldName(field.name)];
-    return fieldValue === undefined ? [] : [[field.name, inShape(field.shape, fieldValue)] as const];
-  });
-  return Object.fromEntries(present);
-}
-
-/** Decodes a gob request body into the JSON form of `shape` (throws GobFormatError). */
 export function decodeGobRepresentation(body: Buffer, shape: ObjectShape): unknown {
-  return inShape(shape, decodeGob(body).value);
+  return decodeGob(body, shape);
 }
 
 /** Encodes one representation as a complete gob stream. */
