@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { decodeGobRepresentation, encodeGobRepresentation } from '../src/http/gob/representation';
 import { zeroValueOf, type Shape } from '../src/http/representation-shape';
 import { representations, type RepresentationName } from '../src/http/representations';
-import { decodeXmlRepresentation } from '../src/http/xml/xml-decoder';
+import { decodeXmlRepresentation, XML_LIMITS } from '../src/http/xml/xml-decoder';
 import { encodeXmlRepresentation } from '../src/http/xml/xml-encoder';
 import { goAvailable, goDecode, goEncode } from './go-client';
 
@@ -46,7 +46,7 @@ export function clientDecode(representation: RepresentationName, format: WireFor
   const decoded =
     format === 'gob'
       ? decodeGobRepresentation(body, shape)
-      : decodeXmlRepresentation(body, shape, { maxDepth: 16, maxElements: 10_000_000 });
+      : decodeXmlRepresentation(body, shape, { ...XML_LIMITS, maxDepth: 16, maxElements: 10_000_000 });
   return filled(shape, decoded);
 }
 
