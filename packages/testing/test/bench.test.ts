@@ -4,7 +4,17 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compareResults, median, runLoad, selected, summarize, type BenchResults } from '../src/bench';
+import {
+  bodyCostTable,
+  compareResults,
+  median,
+  meetsTarget,
+  runLoad,
+  selected,
+  summarize,
+  type BenchResults,
+  type BodyCost,
+} from '../src/bench';
 
 const results = (rps: number, p99: number, memoryMiB: number): BenchResults => ({
   app: 'app',
@@ -44,6 +54,39 @@ describe('the bench harness', () => {
     const worse = compareResults(results(1000, 10, 100), results(850, 10, 120));
     expect(worse.regressions).toBe(2);
     expect(worse.text).toContain('REGRESSION');
+  });
+
+  it("holds each body's CPU to twice the costliest JSON body's, and /livez to the four requests' time", () => {
+    const row = (format: string, name: string, cpuMs: number, livezWorstMs = 10): BodyCost => ({
+      name,
+      format,
+      bytes: 1_048_000,
+      status: 400,
+      answerMs: cpuMs,
+      cpuMs,
+      fourMs: 4 * cpuMs,
+      livezWorstMs,
+    });
+    const rows = [
+      row('json', 'cheap', 20),
+      row('json', 'nested', 200),
+      row('gob', 'within', 400),
+      row('gob', 'past', 420),
+      row('xml', 'probe waited', 100, 401),
+    ];
+    expect(rows.map((each) => meetsTarget(each, 200))).toEqual([true, true, true, false, false]);
+    const lines = bodyCostTable(rows).split('\n');
+    // Worst first within each format, CPU as a multiple of the costliest JSON body's.
+    expect(lines.slice(2).map((line) => line.split(' | ').slice(0, 2).join(' '))).toEqual([
+      '| json nested',
+      '| json cheap',
+      '| gob past',
+      '| gob within',
+      '| xml probe waited',
+    ]);
+    expect(lines[4]).toContain('| 420 | 2.10 |');
+    expect(lines[4]).toMatch(/✗ \|$/);
+    expect(lines[5]).toMatch(/met \|$/);
   });
 
   it('summarizes a CPU profile by function and package, leaving idle time out', () => {
