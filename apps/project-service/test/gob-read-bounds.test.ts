@@ -4,10 +4,11 @@ import { useProjectService } from './app';
 import { GOB_TYPES, GobStream } from './gob-stream';
 import { admin, rootUid, uniqueSlug } from './project-fixtures';
 
-// gob bodies are read in the terms of the representation: a list or string longer than its
-// field's bound is refused as its length is read, with the message a JSON client gets, and the
-// rest is never read (a body that is garbage after that length gets the same answer); a field the
-// representation does not have is stepped over by its type, never decoded.
+// gob bodies are read in the terms of the representation: a list longer than its field's bound,
+// or a string whose byte length cannot fit its bound, is refused as its length is read, with the
+// message a JSON client gets, and the rest is never read (a body that is garbage after that length
+// gets the same answer); a string nearer its bound is judged by the schema with the rest of the
+// body; a field the representation does not have is stepped over by its type, never decoded.
 jest.setTimeout(60_000);
 const service = useProjectService();
 let root: string;

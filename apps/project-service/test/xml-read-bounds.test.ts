@@ -3,9 +3,10 @@ import { useProjectService } from './app';
 import { admin, rootUid, uniqueSlug } from './project-fixtures';
 
 // XML bodies are read in one streaming pass that stops at the first bound it reaches: attributes
-// (per element and per document), the length of any piece of markup, and a list or text longer
-// than its field's bound (with the message a JSON client gets). Each is refused where the parser
-// is when it is reached: a document that is malformed after that point gets the bound's answer.
+// (per element and per document), the length of any piece of markup, a list longer than its
+// field's bound and a text more than three times its bound (with the message a JSON client gets).
+// Each is refused where the parser is when it is reached: a document that is malformed after that
+// point gets the bound's answer. A text nearer its bound is judged with the rest of the body.
 jest.setTimeout(60_000);
 const service = useProjectService();
 let root: string;
@@ -96,7 +97,7 @@ describe('XML markup and text lengths', () => {
     );
   });
 
-  it('refuses a description past its bound while reading it, as a JSON client is answered', async () => {
+  it('refuses a description far past its bound while reading it, as a JSON client is answered', async () => {
     const response = await create(
       `<CreateProjectRequest><slug>${uniqueSlug()}</slug><description>${'&amp;'.repeat(100_000)}`,
     ).expect(400);
@@ -109,14 +110,14 @@ describe('XML markup and text lengths', () => {
     expect(response.body).toEqual({ code: '400', message: 'writers: must be at most 300 items' });
   });
 
-  it("names a writer's username past its bound by its place in the list", async () => {
+  it("names a writer's username past its bound by its place in the list, with the body's other issues", async () => {
     const writers = `<writers><username>a</username></writers><writers><username>${'u'.repeat(256)}</username></writers>`;
     const response = await create(
-      `<CreateProjectRequest>${fields()}${writers}</CreateProjectRequest>`,
+      `<CreateProjectRequest>${fields().replace('<name>n</name>', '')}${writers}</CreateProjectRequest>`,
     ).expect(400);
     expect(response.body).toEqual({
       code: '400',
-      message: 'writers[1].username: must be at most 255 characters',
+      message: 'name: is required; writers[1].username: must be at most 255 characters',
     });
   });
 

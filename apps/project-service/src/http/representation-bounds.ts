@@ -27,6 +27,15 @@ function tooBigIssue(kind: 'string' | 'array', maximum: number): z.core.$ZodIssu
 }
 
 /**
+ * How far past its bound a string must be to be refused as it is read: the most bytes of UTF-8 a
+ * UTF-16 code unit (what zod counts) takes, so that gob's byte length alone shows the string cannot
+ * fit. XML text is held to the same, so both refuse alike. A string nearer its bound is read whole
+ * and judged by the schema with the rest of the body, as a JSON one is: the message then lists
+ * every issue of the body, the same in every format.
+ */
+export const UNREAD_STRING_FACTOR = 3;
+
+/**
  * The validation error a JSON client gets for a string or list past its field's bound ("writers:
  * must be at most 300 items"), for the XML and gob decoders to throw as soon as they read a length
  * or count past it: the rest of the value is never read. The bound comes from the schema

@@ -1,6 +1,6 @@
 import type { FieldShape, ObjectShape, Shape } from '../representation-shape';
 import { zeroValueOf } from '../representation-shape';
-import { boundExceeded } from '../representation-bounds';
+import { boundExceeded, UNREAD_STRING_FACTOR } from '../representation-bounds';
 import { GobFormatError } from './gob-format-error';
 import { goFieldName } from './go-names';
 import { GobReader } from './primitives';
@@ -34,9 +34,10 @@ function goFields(shape: ObjectShape): Map<string, FieldShape> {
 /**
  * Reads a value in the terms of the representation it must become (its shape), so that only what
  * the representation has is ever built:
- * - a field of ours: its value, in JSON terms (Go field names become JSON names); a list or string
- *   longer than the schema allows is refused as soon as its length is read (boundExceeded), the
- *   items never read;
+ * - a field of ours: its value, in JSON terms (Go field names become JSON names); a list longer
+ *   than the schema allows, or a string whose byte length cannot fit its bound
+ *   (UNREAD_STRING_FACTOR), is refused as soon as its length is read (boundExceeded), the items or
+ *   bytes never read;
  * - a field the sender's type declares but whose value it left out (Go never sends a zero value):
  *   the zero value of our field, bounded by our shape rather than the sender's type (a wide, deep or
  *   recursive type costs nothing this way);
@@ -112,12 +113,11 @@ class ShapedDecoder {
   private string(reader: GobReader, shape: Shape): string {
     const length = reader.uint('string length');
     const maximum = shape.kind === 'string' ? shape.maxLength : undefined;
-    if (maximum === undefined) return reader.text(length);
-    // A UTF-16 code unit (zod's count) takes at most 3 bytes of UTF-8: longer is past the bound unread.
-    if (length > 3 * maximum) throw boundExceeded('string', maximum, this.path);
-    const text = reader.text(length);
-    if (text.length > maximum) throw boundExceeded('string', maximum, this.path);
-    return text;
+    // Bytes that cannot hold a string within the bound are refused unread; nearer, the schema judges.
+    if (maximum !== undefined && length > UNREAD_STRING_FACTOR * maximum) {
+      throw boundExceeded('string', maximum, this.path);
+    }
+    return reader.text(length);
   }
 
   private plan(type: StructType, shape: ObjectShape): (FieldShape | undefined)[] {

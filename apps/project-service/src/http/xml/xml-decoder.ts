@@ -1,5 +1,5 @@
 import sax from 'sax';
-import { boundExceeded } from '../representation-bounds';
+import { boundExceeded, UNREAD_STRING_FACTOR } from '../representation-bounds';
 import type { FieldShape, ObjectShape, Shape } from '../representation-shape';
 
 /** Malformed or hostile XML; the codec turns it into a 400 naming what was wrong. */
@@ -59,7 +59,7 @@ interface Frame {
   fields: Record<string, unknown> | undefined;
   /** A string, boolean or number element's character data so far. */
   text: string;
-  /** Its field's bound on that text, when it has one. */
+  /** Its field's bound on that text, when it has one (refused as read past UNREAD_STRING_FACTOR times it). */
   maxLength: number | undefined;
   /** The path segments it added (its field name, and its index in a list). */
   pathLength: number;
@@ -111,8 +111,9 @@ function frameFor(shape: Shape | undefined, pathLength: number): Frame {
  * per field named as in JSON (any root name), repeated elements for arrays, `true`/`false` for
  * booleans; a missing element is a missing field, as in JSON, an unknown one is dropped. Refused
  * as soon as the parser reaches it: a DOCTYPE (entity expansion, external entities), nesting,
- * elements, attributes or markup past XML_LIMITS, and a list or text longer than its field's
- * schema allows (the schema's own error, as a JSON client gets it).
+ * elements, attributes or markup past XML_LIMITS, a list longer than its field's schema allows and
+ * a text too long to be judged with the rest (UNREAD_STRING_FACTOR times its bound), with the
+ * schema's own error, as a JSON client gets it.
  */
 export function decodeXmlRepresentation(
   body: Buffer,
@@ -137,7 +138,10 @@ export function decodeXmlRepresentation(
   let startTag: number | undefined;
 
   const checkText = (frame: Frame, pending: number) => {
-    if (frame.maxLength !== undefined && frame.text.length + pending > frame.maxLength) {
+    if (
+      frame.maxLength !== undefined &&
+      frame.text.length + pending > UNREAD_STRING_FACTOR * frame.maxLength
+    ) {
       throw boundExceeded('string', frame.maxLength, path);
     }
   };
