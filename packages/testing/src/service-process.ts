@@ -147,7 +147,7 @@ export function httpRequest(
   agent: http.Agent,
   method: string,
   pathname: string,
-  options: { headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+  options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<HttpOutcome> {
   return new Promise((resolve) => {
     const request = http.request(
