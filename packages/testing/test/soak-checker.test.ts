@@ -104,6 +104,7 @@ function cleanHistory(): History {
     ],
     faults: [{ kind: 'kill-replica', target: 'replica 1', startedAt: 90, healedAt: 130 }],
     events: [event(1, 'r1', 1, { name: 'v1' }), event(2, 'r3', 2, { name: 'v3' })],
+    exits: [],
   };
 }
 
@@ -125,7 +126,7 @@ describe('the soak checker', () => {
     expect(report.violations).toEqual([]);
     expect(report.operations).toEqual({ total: 8, ok: 5, fail: 1, unknown: 2 });
     expect(report.events).toMatchObject({ events: 2, matched: 2, writes: 4, resources: 1 });
-    expect(report.errors.inWindows).toEqual({ '503': 2 });
+    expect(report.errors.inWindows).toEqual({ 'kill-replica 503': 2 });
     expect(formatReport('soak test', report)).toContain('violations: none');
   });
 
@@ -274,6 +275,21 @@ describe('the soak checker', () => {
     );
     expect(report.violations[0]!.message).toMatch(
       /^no answer \(ECONNRESET\) outside every fault window .* the nearest fault window is kill-replica of replica 1, 0\.090–0\.180 s/,
+    );
+  });
+
+  it('reports a replica that exited when nothing stopped it, with its last lines', () => {
+    const history = cleanHistory();
+    history.exits.push({
+      replica: 2,
+      at: 150,
+      code: 1,
+      output: ['Error: Connection terminated unexpectedly'],
+    });
+    const report = checkHistory(history, { faultMarginMs: 50 });
+    expect(report.violations.map((found) => found.kind)).toEqual(['replica-crash']);
+    expect(report.violations[0]!.message).toBe(
+      'replica 2 exited (1) at 0.150 s, when nothing stopped it; its last lines:\n    Error: Connection terminated unexpectedly',
     );
   });
 

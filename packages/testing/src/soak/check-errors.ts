@@ -6,7 +6,7 @@ import { violation, type Violation } from './violations';
 // such window, one is a violation.
 
 export interface ErrorStats {
-  /** The failures inside fault windows, by status or error code. */
+  /** The failures inside fault windows, by the fault's kind and the status or error code (`kill-replica ECONNRESET`). */
   inWindows: Record<string, number>;
 }
 
@@ -26,7 +26,7 @@ export function checkErrors(history: History, marginMs: number, out: Violation[]
     if (!failed(op)) continue;
     const window = windows.find(({ from, to }) => op.invokedAt <= to && op.completedAt >= from);
     if (window) {
-      const key = op.status === undefined ? (op.error ?? 'no answer') : String(op.status);
+      const key = `${window.fault.kind} ${op.status === undefined ? (op.error ?? 'no answer') : String(op.status)}`;
       stats.inWindows[key] = (stats.inWindows[key] ?? 0) + 1;
       continue;
     }

@@ -32,6 +32,15 @@ export function checkHistory(history: History, options: CheckOptions): SoakRepor
   const events = checkEvents(history, violations);
   const registers = checkRegisters(history, violations);
   const errors = checkErrors(history, options.faultMarginMs, violations);
+  for (const exit of history.exits) {
+    violations.push({
+      kind: 'replica-crash',
+      message: [
+        `replica ${exit.replica} exited (${exit.code}) at ${(exit.at / 1000).toFixed(3)} s, when nothing stopped it; its last lines:`,
+        ...exit.output.map((line) => `    ${line}`),
+      ].join('\n'),
+    });
+  }
   const operations = { total: 0, ok: 0, fail: 0, unknown: 0 };
   const byName: Record<string, Counts> = {};
   for (const op of history.operations) {

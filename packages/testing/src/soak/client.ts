@@ -63,15 +63,13 @@ export class HistoryRecorder {
   phase: Phase = 'setup';
   private nextId = 1;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly started = performance.now();
   private readonly runId = randomBytes(3).toString('hex');
 
-  constructor(private readonly router: Router) {}
-
-  /** Milliseconds since the recorder was made: the history's clock. */
-  now(): number {
-    return performance.now() - this.started;
-  }
+  /** `now`: the history's clock, in milliseconds since the run began. */
+  constructor(
+    private readonly router: Router,
+    readonly now: () => number,
+  ) {}
 
   /** Sends one request and records it; never throws for what the network or the service does. */
   async send(client: number, request: SoakRequest): Promise<Operation> {

@@ -5,6 +5,7 @@ import { urlOfDatabase, withClient } from '../database-template';
 import { startNatsServer, type NatsServer } from '../nats';
 import { startServiceProcess, type ServiceProcess } from '../service-process';
 import type { Router } from './client';
+import type { ReplicaExit } from './history';
 
 // What a soak runs against: a throwaway database on the machine's PostgreSQL, a NATS server of its
 // own (never the machine's shared one), and several replicas of the built service (dist/main.js) on
@@ -22,6 +23,8 @@ export interface ClusterOptions {
   replicas: number;
   /** Each replica's environment, on top of the database, NATS, port and shutdown variables. */
   env: Record<string, string>;
+  /** The history's clock (for the time of a replica's own exit). */
+  now(): number;
 }
 
 export interface SoakCluster extends Router {
@@ -30,6 +33,8 @@ export interface SoakCluster extends Router {
   readonly replicaCount: number;
   /** How many processes have run (the first ones and each restart). */
   readonly started: number;
+  /** The replicas that exited when nothing stopped them (each replaced at once, as Kubernetes restarts a crashed pod). */
+  readonly exits: ReplicaExit[];
   /**
    * Stops replica `index`: SIGKILL (routed to no more at once) or SIGTERM (still routed to for half
    * a second, as a load balancer notices a draining replica only at its next probe); resolved once
@@ -59,7 +64,13 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
   // One DATA_DIR for every replica, as a shared volume (code-hosting-api keeps attachments there).
   const dataDir = await mkdtemp(path.join(tmpdir(), `soak-${options.databasePrefix}-`));
   const processes: (ServiceProcess | undefined)[] = [];
+  /** Each slot's last URL: where requests go (and are refused) while no replica runs. */
+  const urls: string[] = [];
+  /** Slots whose crashed replica is being replaced. */
+  const replacing = new Map<number, Promise<void>>();
   const routed = new Set<number>();
+  const stopping = new Set<ServiceProcess>();
+  const exits: ReplicaExit[] = [];
   let nats: NatsServer | undefined;
   let started = 0;
   let next = 0;
@@ -68,6 +79,7 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
     await Promise.all(
       processes.map(async (replica) => {
         if (!replica) return;
+        stopping.add(replica);
         replica.kill('SIGTERM');
         const killer = setTimeout(() => replica.kill('SIGKILL'), 15_000);
         await replica.exited;
@@ -93,10 +105,29 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
       SHUTDOWN_DRAIN_MS: '1000',
       SHUTDOWN_GRACE_MS: '5000',
     };
-    const launch = async (index: number) => {
-      processes[index] = await startServiceProcess(options.appDir, env, 120_000);
+    const launch = async (index: number): Promise<void> => {
+      const replica = await startServiceProcess(options.appDir, env, 120_000);
+      processes[index] = replica;
+      urls[index] = replica.baseUrl;
       started += 1;
       routed.add(index);
+      void replica.exited.then((code) => {
+        if (stopping.has(replica)) return;
+        // A crash: as a load balancer would, route to it no more; as Kubernetes would, start another.
+        routed.delete(index);
+        processes[index] = undefined;
+        const replaced = launch(index).finally(() => replacing.delete(index));
+        replaced.catch(() => undefined);
+        replacing.set(index, replaced);
+        // Its last lines (a crash's stack trace among them), each cut short.
+        const output = replica.output
+          .slice(-40)
+          .flatMap((chunk) => chunk.split('\n'))
+          .filter((line) => line.trim() !== '')
+          .slice(-40)
+          .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
+        exits.push({ replica: index, at: options.now(), code, output });
+      });
     };
     // The first alone (it migrates and creates what a first start creates), then the others together.
     await launch(0);
@@ -105,6 +136,7 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
     const stop = async (index: number, signal: 'SIGKILL' | 'SIGTERM') => {
       const replica = processes[index];
       if (!replica) return;
+      stopping.add(replica);
       if (signal === 'SIGKILL') routed.delete(index);
       replica.kill(signal);
       if (signal === 'SIGTERM') {
@@ -124,15 +156,19 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
       get started() {
         return started;
       },
+      exits,
       pick() {
         const ready = [...routed].sort((a, b) => a - b);
-        if (ready.length === 0) throw new Error('soak: no replica is running');
+        if (ready.length === 0) {
+          const index = next++ % urls.length;
+          return { index, baseUrl: urls[index]! };
+        }
         const index = ready[next++ % ready.length]!;
         return { index, baseUrl: processes[index]!.baseUrl };
       },
       routable: () => [...routed].sort((a, b) => a - b),
       stop,
-      restart: launch,
+      restart: (index) => replacing.get(index) ?? launch(index),
       async terminateConnections() {
         const result = await query(
           'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
@@ -149,6 +185,7 @@ export async function startCluster(options: ClusterOptions): Promise<SoakCluster
         return result.rows[0]?.n ?? 0;
       },
       async heal() {
+        await Promise.all(replacing.values());
         for (let index = 0; index < options.replicas; index += 1) {
           if (!processes[index]) await launch(index);
         }

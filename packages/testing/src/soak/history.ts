@@ -136,8 +136,21 @@ export interface StreamEvent {
   observes: Observation[];
 }
 
+/** A replica that exited when nobody stopped it. */
+export interface ReplicaExit {
+  replica: number;
+  /** Milliseconds since the run began. */
+  at: number;
+  /** Its exit code, or the signal's name. */
+  code: number | string;
+  /** The last lines it printed. */
+  output: string[];
+}
+
 export interface History {
   operations: Operation[];
   faults: Fault[];
   events: StreamEvent[];
+  /** Replicas that exited on their own (a crash): each is a violation. */
+  exits: ReplicaExit[];
 }

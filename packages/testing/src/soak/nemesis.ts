@@ -18,11 +18,24 @@ export interface NemesisOptions {
   random: Random;
   /** The history's clock. */
   now(): number;
+  /** The kinds of fault to inject (FAULT_KINDS by default). */
+  kinds?: readonly FaultKind[];
   /** No fault starts after this time. */
   lastStartAt: number;
   /** The quiet period before the first fault and after each (the actual one is 1–1.5 times it). */
   quietMs: number;
   log(line: string): void;
+}
+
+const REPLACES_REPLICA = new Set<FaultKind>(['kill-replica', 'stop-replica']);
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = random.int(index + 1);
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +45,9 @@ async function inject(kind: FaultKind, options: NemesisOptions): Promise<string>
   switch (kind) {
     case 'kill-replica':
     case 'stop-replica': {
-      const index = random.pick(cluster.routable());
+      const running = cluster.routable();
+      if (running.length === 0) return 'no replica (none was running)';
+      const index = random.pick(running);
       await cluster.stop(index, kind === 'kill-replica' ? 'SIGKILL' : 'SIGTERM');
       // Down for a moment, as a crashed pod is before its replacement starts.
       await sleep(500 + random.int(1000));
@@ -64,11 +79,11 @@ export async function runNemesis(options: NemesisOptions): Promise<Fault[]> {
   await quiet();
   while (now() < options.lastStartAt) {
     if (turn.length === 0) {
-      turn = [...FAULT_KINDS];
-      for (let index = turn.length - 1; index > 0; index -= 1) {
-        const other = random.int(index + 1);
-        [turn[index], turn[other]] = [turn[other]!, turn[index]!];
-      }
+      turn = shuffled(options.kinds ?? FAULT_KINDS, random);
+      // The first turn begins with the faults that heal at once, so that even a short run (or a slow
+      // machine, where a replica takes long to start) has every kind of fault once.
+      if (faults.length === 0)
+        turn.sort((a, b) => Number(REPLACES_REPLICA.has(a)) - Number(REPLACES_REPLICA.has(b)));
     }
     const kind = turn.shift()!;
     const startedAt = now();

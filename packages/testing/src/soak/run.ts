@@ -5,7 +5,8 @@ import { checkHistory, formatReport } from './checker';
 import { HistoryRecorder, type SoakRequest } from './client';
 import { startCluster } from './cluster';
 import type { History, Observation, Operation, StreamEvent } from './history';
-import { runNemesis } from './nemesis';
+import { FAULT_KINDS, runNemesis } from './nemesis';
+import type { FaultKind } from './history';
 import { seededRandom, type Random } from './random';
 import { readWholeStream } from './stream';
 
@@ -64,16 +65,23 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
   const clients = numberFrom('SOAK_CLIENTS', 16);
   const seed = numberFrom('SOAK_SEED', 1 + Math.floor(Math.random() * 2 ** 31));
   const random = seededRandom(seed);
+  const kinds = (process.env['SOAK_FAULTS'] || FAULT_KINDS.join(',')).split(',').map((kind) => kind.trim());
+  const unknownKind = kinds.find((kind) => !FAULT_KINDS.includes(kind as FaultKind));
+  if (unknownKind !== undefined)
+    throw new Error(`SOAK_FAULTS: ${unknownKind} is not one of ${FAULT_KINDS.join(', ')}`);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`soak ${app}: 3 replicas, ${clients} clients, ${durationMs / 1000} s, SOAK_SEED=${seed}`);
 
+  const started = performance.now();
+  const now = () => performance.now() - started;
   const cluster = await startCluster({
     appDir,
     databasePrefix: `soak_${app.replace(/-/g, '_')}`,
     replicas: 3,
     env: workload.env,
+    now,
   });
-  const recorder = new HistoryRecorder(cluster);
+  const recorder = new HistoryRecorder(cluster, now);
   const api: SoakApi = {
     send: (client, request) => recorder.send(client, request),
     random,
@@ -91,6 +99,7 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
     const nemesis = runNemesis({
       cluster,
       random,
+      kinds: kinds as FaultKind[],
       now: api.now,
       lastStartAt: runEnd - 5_000,
       quietMs: Math.min(4_000, durationMs / 12),
@@ -109,6 +118,10 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
     const [faults] = await Promise.all([nemesis, ...workers]);
 
     recorder.phase = 'final';
+    for (const exit of cluster.exits)
+      log(
+        `  .. replica ${exit.replica} exited (${exit.code}) at ${(exit.at / 1000).toFixed(1)} s when nothing stopped it`,
+      );
     await cluster.heal();
     const drainStarted = recorder.now();
     let pending = await cluster.outboxPending();
@@ -123,7 +136,7 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
     await workload.finalReads(api);
     const events = await readWholeStream(cluster.nats.url, workload.stream);
     for (const event of events) event.observes = workload.observeEvent(event);
-    history = { operations: recorder.operations, faults, events };
+    history = { operations: recorder.operations, faults, events, exits: cluster.exits };
     workload.resolve?.(history);
   } finally {
     recorder.close();

@@ -27,7 +27,9 @@ export type ViolationKind =
   /** A resource's `sequence` not 1, 2, 3, … in stream order. */
   | 'sequence'
   /** A 5xx or no answer outside every fault window. */
-  | 'error-outside-faults';
+  | 'error-outside-faults'
+  /** A replica exited when nobody stopped it. */
+  | 'replica-crash';
 
 export interface Violation {
   kind: ViolationKind;
