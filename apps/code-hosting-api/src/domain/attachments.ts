@@ -80,11 +80,14 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
   }
 
   /** The issue's attachment with that id: one of another issue, another repository or no issue is 404. */
+  const missingAttachment = (issue: IssueRecord, id: RequestedNumber) =>
+    notFound(`attachment ${id.text} does not exist on issue ${issue.index}`);
+
   async function attachmentOf(issue: IssueRecord, id: RequestedNumber): Promise<AttachmentRecord> {
     // The issue was read with its attachments: no statement of its own.
     const attachment = id.value === undefined ? undefined : issue.attachments.find((a) => a.id === id.value);
     if (!attachment || attachment.issueId !== issue.id || attachment.repoId !== issue.repoId)
-      throw notFound(`attachment ${id.text} does not exist on issue ${issue.index}`);
+      throw missingAttachment(issue, id);
     return attachment;
   }
 
@@ -239,7 +242,9 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     ): Promise<void> {
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
-      if (!(await store.deleteAttachment(attachment.id))) return;
+      // A concurrent delete took the row since it was read: this one deleted nothing, and answers
+      // as a delete made after that one would (404, and no event).
+      if (!(await store.deleteAttachment(attachment.id))) throw missingAttachment(issue, id);
       // The row is gone, so the attachment is; an object left behind is an orphan the sweep removes.
       await objects.delete(attachment.uuid).catch(() => undefined);
     },
