@@ -255,6 +255,16 @@ describe('the soak checker', () => {
       );
     expect(outside(250)).toEqual(['error-outside-faults']);
     expect(outside(170)).toEqual([]);
+    // Inside two windows: counted against the later fault.
+    const overlapping = cleanHistory();
+    overlapping.faults.push({ kind: 'kill-nats', target: 'nats', startedAt: 160, healedAt: 165 });
+    overlapping.operations.push(
+      op({ id: 9, name: 'get-thing', invokedAt: 150, completedAt: 170, outcome: 'unknown', status: 503 }),
+    );
+    expect(checkHistory(overlapping, { faultMarginMs: 50 }).errors.inWindows).toEqual({
+      'kill-replica 503': 2,
+      'kill-nats 503': 1,
+    });
     const report = checkHistory(
       {
         ...cleanHistory(),

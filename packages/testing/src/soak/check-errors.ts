@@ -24,7 +24,13 @@ export function checkErrors(history: History, marginMs: number, out: Violation[]
   const stats: ErrorStats = { inWindows: {} };
   for (const op of history.operations) {
     if (!failed(op)) continue;
-    const window = windows.find(({ from, to }) => op.invokedAt <= to && op.completedAt >= from);
+    // Counted against the latest fault it overlaps (the one most likely to have caused it).
+    const window = windows
+      .filter(({ from, to }) => op.invokedAt <= to && op.completedAt >= from)
+      .reduce<(typeof windows)[number] | undefined>(
+        (latest, candidate) => (latest === undefined || candidate.from > latest.from ? candidate : latest),
+        undefined,
+      );
     if (window) {
       const key = `${window.fault.kind} ${op.status === undefined ? (op.error ?? 'no answer') : String(op.status)}`;
       stats.inWindows[key] = (stats.inWindows[key] ?? 0) + 1;

@@ -88,6 +88,13 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
     now: () => recorder.now(),
   };
   let history: History | undefined;
+  // Interrupted (Ctrl-C, CI's timeout): the replicas, NATS and the database go too.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`soak ${app}: ${signal}; stopping the replicas and removing the database`);
+    void cluster.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     await workload.setup(api);
     recorder.phase = 'run';
@@ -139,6 +146,8 @@ export async function runSoak({ app, appDir, workload }: SoakOptions): Promise<v
     history = { operations: recorder.operations, faults, events, exits: cluster.exits };
     workload.resolve?.(history);
   } finally {
+    process.removeListener('SIGINT', interrupted);
+    process.removeListener('SIGTERM', interrupted);
     recorder.close();
     await cluster.close();
   }
