@@ -37,13 +37,19 @@ module.exports = {
   testPathIgnorePatterns: [
     ...(base.testPathIgnorePatterns ?? ['/node_modules/']),
     ...(process.env.NATS_URL ? [] : ['/test/events/']),
-    // Tests of two service processes on one database, and of PostgreSQL's query plans: PostgreSQL
-    // only (the global setup says so).
+    // Tests of two service processes on one database, of PostgreSQL's query plans and of a
+    // service meeting a PostgreSQL server's ways (test/postgres/): PostgreSQL only (the global
+    // setup says so).
     ...(process.env.DATABASE_URL
       ? []
-      : ['/test/events/replicas\\.test\\.ts$', '/test/replicas/', '/test/plans/']),
+      : ['/test/events/replicas\\.test\\.ts$', '/test/replicas/', '/test/plans/', '/test/postgres/']),
     ...(replicated
-      ? ['/test/replicas/', '/test/plans/', ...oneProcessSuites.map((name) => `/test/${name}\\.test\\.ts$`)]
+      ? [
+          '/test/replicas/',
+          '/test/plans/',
+          '/test/postgres/',
+          ...oneProcessSuites.map((name) => `/test/${name}\\.test\\.ts$`),
+        ]
       : []),
   ],
   globalSetup: '<rootDir>/test/global-setup.ts',

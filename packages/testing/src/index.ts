@@ -77,6 +77,7 @@ export {
 export { rawHttp, type RawRequest, type RawResponse } from './raw-http';
 export { createServiceHome, type ServiceHome } from './service-home';
 export { describeUnusableDatabase, type UnusableDatabaseOptions } from './suites/unusable-database';
+export { describeEndedConnections, type EndedConnectionsOptions } from './suites/ended-connections';
 export {
   describeConfigurationTable,
   type ConfigurationTableOptions,

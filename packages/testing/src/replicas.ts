@@ -78,6 +78,6 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
 export function announceSkippedReplicaTests(): void {
   if (process.env['DATABASE_URL']) return;
   process.stderr.write(
-    "replica and query-plan tests (test/replicas/, test/plans/) not run: several service processes need one PostgreSQL database, and the plans are PostgreSQL's (DATABASE_URL is unset)\n",
+    "replica, query-plan and PostgreSQL connection tests (test/replicas/, test/plans/, test/postgres/) not run: several service processes need one PostgreSQL database, and the plans and connections are PostgreSQL's (DATABASE_URL is unset)\n",
   );
 }

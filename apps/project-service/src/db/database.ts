@@ -104,6 +104,11 @@ function createPool(url: string, limits: DatabaseLimits): Pool {
   // on the pool, which discards that client; unheard, the event would end the process. Prisma's
   // adapter listens only while connected, so the pool gets a listener of its own for its lifetime.
   pool.on('error', () => {});
+  // Between the pool handing a client out and Prisma's adapter listening on it (the adapter awaits
+  // pool.connect() first), nobody listens: a server's FATAL read with the connection's "ready" (a
+  // connection ended as it opens) would end the process. Every client gets a listener for its
+  // lifetime; the statement it was to run fails (503) and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
