@@ -24,11 +24,13 @@ export {
 export {
   compileApp,
   startServiceProcess,
+  spawnServiceProcess,
   httpRequest,
   startOtlpReceiver,
   holdRequestOpen,
   runServiceProcess,
   type ServiceProcess,
+  type StartingServiceProcess,
   type ServiceRun,
   type HttpOutcome,
 } from './service-process';
