@@ -103,6 +103,7 @@ export {
   type RollingWorkload,
   type Send,
 } from './suites/rolling-restart';
+export { describeMigratingReplicas, type MigratingReplicasOptions } from './suites/migrating-replicas';
 export { describeHealthSurface, type HealthSurfaceOptions } from './suites/health';
 export { describeServerPrototypes, type ServerPrototypesOptions } from './suites/server-prototypes';
 export {

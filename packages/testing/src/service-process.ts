@@ -120,7 +120,9 @@ export async function spawnServiceProcess(
       }
     });
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    void exited.then((code) => reject(new Error(`service exited (${code}) before listening:\n${output.join('\n')}`)));
+    void exited.then((code) =>
+      reject(new Error(`service exited (${code}) before listening:\n${output.join('\n')}`)),
+    );
   });
   port.catch(() => undefined);
   const kill = (signal: NodeJS.Signals = 'SIGTERM') => void child.kill(signal);
@@ -138,7 +140,14 @@ export async function spawnServiceProcess(
       });
       try {
         const listeningPort = await Promise.race([port, timedOut]);
-        return { baseUrl: `http://127.0.0.1:${listeningPort}`, port: listeningPort, child, output, exited, kill };
+        return {
+          baseUrl: `http://127.0.0.1:${listeningPort}`,
+          port: listeningPort,
+          child,
+          output,
+          exited,
+          kill,
+        };
       } finally {
         clearTimeout(timer);
       }
