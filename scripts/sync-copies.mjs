@@ -19,6 +19,8 @@ const COPIES = [{ dir: 'apps/code-hosting-api', name: 'code-hosting-api', port: 
 const COPIED_FILES = [
   'src/db/database.ts',
   'src/db/migrate.ts',
+  'src/db/migration-lock.ts',
+  'src/db/interrupted-index-builds.ts',
   'src/db/schema-engine.ts',
   'src/db/create-migration.ts',
   'src/db/migrate-command.ts',
@@ -59,6 +61,7 @@ const COPIED_FILES = [
   'test/configuration-table.test.ts',
   'test/migrations.test.ts',
   'test/database-limits.test.ts',
+  'test/replicas/migrating-replicas.test.ts',
   'test/global-teardown.ts',
   'jest.config.js',
   'prisma.config.ts',

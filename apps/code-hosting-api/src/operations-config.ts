@@ -1,6 +1,7 @@
 // Generated from apps/project-service/src/operations-config.ts by `npm run sync:copies`: edit that file, not this copy.
 import { z } from 'zod';
 import type { DatabaseLimits } from './db/database';
+import { DEFAULT_MIGRATION_TIMEOUT_MS } from './db/migrate';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
 const positiveMilliseconds = (fallback: number) =>
@@ -25,6 +26,9 @@ export const operationsEnvironmentShape = {
   DATABASE_STATEMENT_TIMEOUT_MS: positiveMilliseconds(6_000),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_READINESS_TIMEOUT_MS: positiveMilliseconds(2_000),
+  // PostgreSQL: the whole migration step of a start (or of the migrate command), waiting for another
+  // replica's migration lock included; past it the process exits 1 saying what it waited for.
+  MIGRATION_TIMEOUT_MS: positiveMilliseconds(DEFAULT_MIGRATION_TIMEOUT_MS),
   // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
@@ -46,6 +50,8 @@ export interface OperationsSettings {
   server: ServerTimeouts;
   shutdown: ShutdownSettings;
   database: DatabaseLimits;
+  /** The bound on the migration step (PostgreSQL). */
+  migrationTimeoutMs: number;
   metricsToken?: string;
 }
 
@@ -75,6 +81,7 @@ export function toOperationsSettings(env: OperationsEnvironment): OperationsSett
       poolMax: env.DATABASE_POOL_MAX,
       readinessTimeoutMs: env.DATABASE_READINESS_TIMEOUT_MS,
     },
+    migrationTimeoutMs: env.MIGRATION_TIMEOUT_MS,
     metricsToken: env.METRICS_TOKEN,
   };
 }

@@ -63,6 +63,32 @@ describe('bootstrap of the site administrator', () => {
     expect(await accounts().bootstrapAdmin(undefined, true)).toBeUndefined();
   });
 
+  it('lets replicas starting together bootstrap at once: one creates ADMIN_USERNAME, none fails', async () => {
+    const admin = { username: 'boss', password: 'boss-password' };
+    const outcomes = await Promise.allSettled([
+      accounts().bootstrapAdmin(admin, false),
+      accounts().bootstrapAdmin(admin, false),
+      accounts().bootstrapAdmin(admin, false),
+    ]);
+    expect(outcomes).toEqual(Array.from({ length: 3 }, () => ({ status: 'fulfilled', value: undefined })));
+    const response = await app().get('/api/v1/user').set('Authorization', basic('boss', 'boss-password'));
+    expect(response.body).toMatchObject({ login: 'boss', is_admin: true });
+  });
+
+  it('lets replicas starting together in development bootstrap at once: one creates root, none fails', async () => {
+    const outcomes = await Promise.allSettled([
+      accounts().bootstrapAdmin(undefined, true),
+      accounts().bootstrapAdmin(undefined, true),
+      accounts().bootstrapAdmin(undefined, true),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const created = outcomes.flatMap((outcome) =>
+      outcome.status === 'fulfilled' && outcome.value ? [outcome.value] : [],
+    );
+    expect(created).toHaveLength(1);
+    await app().get('/api/v1/user').set('Authorization', `token ${created[0]!.token}`).expect(200);
+  });
+
   it('in production without ADMIN_*, creates nobody', async () => {
     expect(await accounts().bootstrapAdmin(undefined, false)).toBeUndefined();
     await app().get('/api/v1/users/root').expect(404);

@@ -13,7 +13,10 @@ import { flushTracing } from './tracing';
 /** The service's database: opened (PGlite or PostgreSQL), migrated, and connected with the metrics' observers. */
 export async function openServiceDatabase(config: RuntimeSettings, logger: Logger): Promise<Database> {
   const location = await openDatabaseAt(config.database);
-  const applied = await migrationRunner.applyMigrations(location.source);
+  const applied = await migrationRunner.applyMigrations(location.source, {
+    timeoutMs: config.operations.migrationTimeoutMs,
+    notice: (message) => logger.warn(message),
+  });
   logger.info({ applied, database: config.database.kind }, 'database ready');
   const database = connectPrisma(location.source, {
     onClose: location.close,

@@ -24,11 +24,13 @@ export {
 export {
   compileApp,
   startServiceProcess,
+  spawnServiceProcess,
   httpRequest,
   startOtlpReceiver,
   holdRequestOpen,
   runServiceProcess,
   type ServiceProcess,
+  type StartingServiceProcess,
   type ServiceRun,
   type HttpOutcome,
 } from './service-process';
@@ -102,6 +104,7 @@ export {
   type RollingWorkload,
   type Send,
 } from './suites/rolling-restart';
+export { describeMigratingReplicas, type MigratingReplicasOptions } from './suites/migrating-replicas';
 export { describeHealthSurface, type HealthSurfaceOptions } from './suites/health';
 export { describeServerPrototypes, type ServerPrototypesOptions } from './suites/server-prototypes';
 export {

@@ -77,15 +77,25 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/**
- * Starts `node dist/main.js` of an app with `env` on a free port and waits for its
- * "listening on http://localhost:<port>" log line (at most `startTimeoutMs`).
- */
-export async function startServiceProcess(
+/** A service process spawned and not yet known to listen (a test may kill it while it starts). */
+export interface StartingServiceProcess {
+  readonly child: ChildProcess;
+  /** Every stdout line so far (JSON log lines and anything printed); stderr chunks as they come. */
+  readonly output: string[];
+  /** Resolves with the exit code (or the signal's name). */
+  readonly exited: Promise<number | string>;
+  /**
+   * Resolves once it prints "listening on http://localhost:<port>"; rejects when it exits first,
+   * or when `timeoutMs` passes (the process is then killed: nothing outlives a failed start).
+   */
+  listening(timeoutMs: number): Promise<ServiceProcess>;
+}
+
+/** Spawns `node dist/main.js` of an app (compiled first) with `env`, on a free port unless `env` has PORT. */
+export async function spawnServiceProcess(
   appDir: string,
   env: Record<string, string>,
-  startTimeoutMs = 60_000,
-): Promise<ServiceProcess> {
+): Promise<StartingServiceProcess> {
   await compileApp(appDir);
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: appDir,
@@ -97,40 +107,64 @@ export async function startServiceProcess(
   const exited = new Promise<number | string>((resolve) =>
     child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line within ${startTimeoutMs} ms:\n${output.join('\n')}`)),
-      startTimeoutMs,
-    );
+  const port = new Promise<number>((resolve, reject) => {
     let pending = '';
-    const onData = (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
         output.push(line);
         const match = /listening on http:\/\/localhost:(\d+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
+        if (match) resolve(Number(match[1]));
       }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited (${code}) before listening:\n${output.join('\n')}`));
     });
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    void exited.then((code) =>
+      reject(new Error(`service exited (${code}) before listening:\n${output.join('\n')}`)),
+    );
   });
+  port.catch(() => undefined);
+  const kill = (signal: NodeJS.Signals = 'SIGTERM') => void child.kill(signal);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    port,
     child,
     output,
     exited,
-    kill: (signal = 'SIGTERM') => void child.kill(signal),
+    async listening(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          kill('SIGKILL');
+          reject(new Error(`no listening line within ${timeoutMs} ms:\n${output.join('\n')}`));
+        }, timeoutMs);
+      });
+      try {
+        const listeningPort = await Promise.race([port, timedOut]);
+        return {
+          baseUrl: `http://127.0.0.1:${listeningPort}`,
+          port: listeningPort,
+          child,
+          output,
+          exited,
+          kill,
+        };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
   };
+}
+
+/**
+ * Starts `node dist/main.js` of an app with `env` on a free port and waits for its
+ * "listening on http://localhost:<port>" log line (at most `startTimeoutMs`, then it is killed).
+ */
+export async function startServiceProcess(
+  appDir: string,
+  env: Record<string, string>,
+  startTimeoutMs = 60_000,
+): Promise<ServiceProcess> {
+  return (await spawnServiceProcess(appDir, env)).listening(startTimeoutMs);
 }
 
 export interface HttpOutcome {

@@ -7,8 +7,10 @@ import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg'
 };
 import { Client } from 'pg';
 import { migrationAdapterFactory, type DatabaseSource } from './database';
+import { rollBackInterruptedIndexBuilds } from './interrupted-index-builds';
+import { countWaiters, sessionName, withLockSession } from './migration-lock';
 import { migrationsDir, withSchemaEngine } from './schema-engine';
-import { explainConnectionFailure, refuseForeignTables } from './unusable-database';
+import { explainConnectionFailure, refuseForeignTables, UnusableDatabaseError } from './unusable-database';
 import { SERVICE_NAME } from '../service-name';
 
 const noFilters = { externalTables: [], externalEnums: [] };
@@ -44,17 +46,53 @@ export async function readMigrationList(dir = migrationsDir): Promise<MigrationL
   };
 }
 
+/** MIGRATION_TIMEOUT_MS's default: the bound on one start's migration step on PostgreSQL. */
+export const DEFAULT_MIGRATION_TIMEOUT_MS = 300_000;
+
+/** After cancelling at the deadline, how long the engine gets to record the failure before the lock goes. */
+const CANCEL_GRACE_MS = 5_000;
+
+export interface ApplyOptions {
+  /** The committed migrations' folder (tests apply others). */
+  migrationsDir?: string;
+  /**
+   * On PostgreSQL, the bound on the whole step: waiting for another runner's lock, then applying.
+   * Past it the step fails with a message saying what it waited for, and cancels what it ran.
+   */
+  timeoutMs?: number;
+  /** Told, as a line for the log, what the step waits for or repairs on its way. */
+  notice?: (message: string) => void;
+}
+
 export interface MigrationRunner {
   /**
    * Applies the pending committed migrations and records them in
-   * `_prisma_migrations`, exactly as `prisma migrate deploy` does.
-   * Returns the names of the migrations it applied (none when up to date).
+   * `_prisma_migrations`, exactly as `prisma migrate deploy` does; first builds
+   * again a concurrent index build an earlier run left unfinished
+   * (interrupted-index-builds.ts). Returns the names of the migrations it
+   * applied (none when up to date).
    */
-  applyMigrations(source: DatabaseSource, options?: { migrationsDir?: string }): Promise<string[]>;
+  applyMigrations(source: DatabaseSource, options?: ApplyOptions): Promise<string[]>;
   /** Runs `task` while holding the migration lock of the database behind `source`. */
   withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T>;
-  /** How many runners are waiting for the lock right now (PostgreSQL: as `pg_locks` shows them). */
+  /**
+   * How many runners are waiting for the lock right now (PostgreSQL: the sessions that say so in
+   * pg_stat_activity, migration-lock.ts).
+   */
   lockWaiters(source: DatabaseSource): Promise<number>;
+}
+
+/** Settles as `work` does, or with `late` once `deadline` (epoch ms) passes. */
+async function byDeadline<T>(work: Promise<T>, deadline: number): Promise<{ value: T } | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work.then((value) => ({ value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -80,9 +118,17 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
     return run;
   }
 
-  async function withClient<T>(url: string, task: (client: Client) => Promise<T>): Promise<T> {
+  async function withClient<T>(
+    url: string,
+    task: (client: Client) => Promise<T>,
+    applicationName?: string,
+  ): Promise<T> {
     // Bounded: a server that never answers is reported at start-up instead of hanging it.
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    const client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: 10_000,
+      application_name: applicationName,
+    });
     await client.connect();
     try {
       return await task(client);
@@ -93,55 +139,87 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
 
   async function withMigrationLock<T>(source: DatabaseSource, task: () => Promise<T>): Promise<T> {
     if (source.kind === 'pglite') return withPgliteLock(source.pglite, task);
-    return withClient(source.url, async (client) => {
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-      try {
-        return await task();
-      } finally {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
-      }
+    return withLockSession(source.url, lockKey, async (session) => {
+      await session.acquire(Infinity);
+      return task();
     });
   }
 
   async function lockWaiters(source: DatabaseSource): Promise<number> {
-    if (source.kind === 'pglite') {
-      // A runner counts from its request until its turn comes; the holder is not waiting.
-      return pgliteWaiters.get(source.pglite) ?? 0;
-    }
-    // A bigint advisory key shows in pg_locks as classid (high 32 bits) and objid (low 32 bits).
-    return withClient(source.url, async (client) => {
-      const { rows } = await client.query<{ waiting: number }>(
-        `SELECT count(*)::int AS waiting FROM pg_locks
-         WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
-           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint`,
-        [lockKey],
-      );
-      return rows[0]?.waiting ?? 0;
+    // A runner counts from its request until its turn comes; the holder is not waiting.
+    if (source.kind === 'pglite') return pgliteWaiters.get(source.pglite) ?? 0;
+    return withClient(source.url, (client) => countWaiters(client, lockKey));
+  }
+
+  /**
+   * Holding the lock: refuses another service's database, rolls back the interrupted index builds,
+   * applies. On PostgreSQL every connection it opens is named `applyingName`.
+   */
+  async function migrate(
+    source: DatabaseSource,
+    migrationsList: MigrationList,
+    notice: (message: string) => void,
+    applyingName?: string,
+  ): Promise<string[]> {
+    // Never into another service's database: refused before anything is written.
+    refuseForeignTables(
+      SERVICE_NAME,
+      source.kind === 'postgres' ? source : { kind: 'pglite', dataDir: source.pglite.dataDir },
+      await listTables(source),
+    );
+    const execute = async (sql: string) => {
+      if (source.kind === 'pglite') await source.pglite.exec(sql);
+      else await withClient(source.url, (client) => client.query(sql), applyingName);
+    };
+    return withSchemaEngine(migrationAdapterFactory(source, applyingName), async (engine) => {
+      const rolledBack = await rollBackInterruptedIndexBuilds(engine, migrationsList, execute);
+      for (const { migration, index } of rolledBack) {
+        notice(
+          `${migration} did not finish on an earlier run: dropped its index ${index}, building it again`,
+        );
+      }
+      const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: noFilters });
+      return appliedMigrationNames;
     });
   }
 
-  async function applyMigrations(
-    source: DatabaseSource,
-    options: { migrationsDir?: string } = {},
+  async function migrateOnPostgres(
+    url: string,
+    migrationsList: MigrationList,
+    { timeoutMs = DEFAULT_MIGRATION_TIMEOUT_MS, notice = () => {} }: ApplyOptions,
   ): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    const exceeded = `migrations did not finish within ${timeoutMs} ms (MIGRATION_TIMEOUT_MS)`;
+    return withLockSession(url, lockKey, async (session) => {
+      const busy = async () => notice(`waiting for ${await session.describeHolder()}`);
+      if (!(await session.acquire(deadline, busy))) {
+        throw new UnusableDatabaseError(`${exceeded}: waited for ${await session.describeHolder()}`);
+      }
+      const source = { kind: 'postgres' as const, url };
+      const applying = migrate(
+        source,
+        migrationsList,
+        notice,
+        sessionName(lockKey, 'applying', session.runner),
+      );
+      applying.catch(() => undefined);
+      const outcome = await byDeadline(applying, deadline);
+      if (outcome !== 'late') return outcome.value;
+      const doing = await session.describeApplying();
+      // Nothing of it goes on after this runner gives up (a cancelled index build is built again next time).
+      await session.cancelApplying();
+      await byDeadline(applying, Date.now() + CANCEL_GRACE_MS).catch(() => undefined);
+      throw new UnusableDatabaseError(`${exceeded}: it was ${doing}; cancelled that`);
+    });
+  }
+
+  async function applyMigrations(source: DatabaseSource, options: ApplyOptions = {}): Promise<string[]> {
     const migrationsList = await readMigrationList(options.migrationsDir);
     try {
-      return await withMigrationLock(source, async () => {
-        // Never into another service's database: refused before anything is written.
-        refuseForeignTables(
-          SERVICE_NAME,
-          source.kind === 'postgres' ? source : { kind: 'pglite', dataDir: source.pglite.dataDir },
-          await listTables(source),
-        );
-        return withSchemaEngine(migrationAdapterFactory(source), async (engine) => {
-          const { appliedMigrationNames } = await engine.applyMigrations({
-            migrationsList,
-            filters: noFilters,
-          });
-          return appliedMigrationNames;
-        });
-      });
+      if (source.kind === 'postgres') return await migrateOnPostgres(source.url, migrationsList, options);
+      return await withPgliteLock(source.pglite, () =>
+        migrate(source, migrationsList, options.notice ?? (() => {})),
+      );
     } catch (error) {
       throw (source.kind === 'postgres' ? explainConnectionFailure(source.url, error) : undefined) ?? error;
     }

@@ -67,9 +67,16 @@ export function accountService(
   });
 
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {
+    const created = await addUserAccount(user);
+    if (!created) throw accountExistsError(user.username);
+    return created;
+  }
+
+  /** The new account, or undefined when the name is taken (a concurrent creation may have won). */
+  async function addUserAccount(user: NewUser): Promise<AccountRecord | undefined> {
     assertUsableAccountName(user.username, 'username');
     assertValidEmail(user.email);
-    if (await store.findAccountByName(user.username)) throw accountExistsError(user.username);
+    if (await store.findAccountByName(user.username)) return undefined;
     const created = await store.createUser({
       name: user.username,
       type: 'user',
@@ -81,8 +88,7 @@ export function accountService(
       passwordHash: await hashPassword(user.password, settings.passwordHashCost),
     });
     // A concurrent creation of the same name may have won since the check above.
-    if (created.kind === 'name-taken') throw accountExistsError(user.username);
-    return created.value;
+    return created.kind === 'name-taken' ? undefined : created.value;
   }
 
   async function issueToken(
@@ -238,29 +244,33 @@ export function accountService(
       admin: { username: string; password: string; email?: string } | undefined,
       development: boolean,
     ): Promise<{ username: string; password?: string; token: string } | undefined> {
+      // Replicas starting together race here: the one whose creation wins creates, the others
+      // find the account made (a name taken is never a failed start).
       if (admin) {
-        const existing = await store.findAccountByName(admin.username);
-        if (existing) {
-          if (existing.type === 'user' && !existing.isAdmin)
-            await store.updateAccount(existing.id, { isAdmin: true });
-          return undefined;
-        }
-        await createUserAccount({
+        const created = await addUserAccount({
           username: admin.username,
           password: admin.password,
           email: admin.email ?? `${admin.username}@localhost`,
           isAdmin: true,
         });
+        const existing = created ? undefined : await store.findAccountByName(admin.username);
+        if (existing?.type === 'user' && !existing.isAdmin) {
+          await store.updateAccount(existing.id, { isAdmin: true });
+        }
         return undefined;
       }
       if (!development || (await store.anyAdminExists())) return undefined;
       const password = randomBytes(12).toString('base64url');
-      const account = await createUserAccount({
+      const account = await addUserAccount({
         username: 'root',
         password,
         email: 'root@localhost',
         isAdmin: true,
       });
+      if (!account) {
+        if (await store.anyAdminExists()) return undefined;
+        throw accountExistsError('root');
+      }
       const { secret } = await issueToken(account, 'bootstrap', ['all']);
       return { username: account.name, password, token: secret };
     },

@@ -112,9 +112,13 @@ function createPool(url: string, limits: DatabaseLimits): Pool {
   return pool;
 }
 
-export function migrationAdapterFactory(source: DatabaseSource): SqlMigrationAwareDriverAdapterFactory {
+/** The schema engine's connections; on PostgreSQL named `applicationName` in pg_stat_activity. */
+export function migrationAdapterFactory(
+  source: DatabaseSource,
+  applicationName?: string,
+): SqlMigrationAwareDriverAdapterFactory {
   return source.kind === 'postgres'
-    ? new PrismaPg({ connectionString: source.url })
+    ? new PrismaPg({ connectionString: source.url, application_name: applicationName })
     : new PrismaPGlite(source.pglite);
 }
 

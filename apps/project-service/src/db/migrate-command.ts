@@ -7,7 +7,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabaseAt(config.database);
   try {
-    const applied = await migrationRunner.applyMigrations(database.source);
+    const applied = await migrationRunner.applyMigrations(database.source, {
+      timeoutMs: config.operations.migrationTimeoutMs,
+      notice: (message) => console.log(message),
+    });
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
   } finally {
     await database.close();

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestDatabaseSource } from '../database-template';
@@ -10,7 +10,10 @@ import { createTestDatabase, type TestDatabase } from '../test-database';
 export interface MigrationSubject {
   migrationsDir: string;
   schemaFile: string;
-  applyMigrations(source: TestDatabaseSource, options?: { migrationsDir?: string }): Promise<string[]>;
+  applyMigrations(
+    source: TestDatabaseSource,
+    options?: { migrationsDir?: string; notice?: (message: string) => void },
+  ): Promise<string[]>;
   withMigrationLock<T>(source: TestDatabaseSource, task: () => Promise<T>): Promise<T>;
   lockWaiters(source: TestDatabaseSource): Promise<number>;
   createMigration(
@@ -142,7 +145,8 @@ export function describeMigrations(subject: MigrationSubject): void {
       });
       await held;
       const migrating = subject.applyMigrations(database.source);
-      // The observable signal: the second runner is queued on the lock (pg_locks on PostgreSQL).
+      // The observable signal: the second runner waits for the lock (on PostgreSQL its session says
+      // so in pg_stat_activity; it holds no transaction while it waits, so pg_locks shows nothing).
       await eventually(
         async () => (await subject.lockWaiters(database.source)) === 1,
         'the second runner waits on the migration lock',
@@ -152,6 +156,95 @@ export function describeMigrations(subject: MigrationSubject): void {
       await otherReplica;
       expect(await migrating).toEqual(await migrationFolders(subject.migrationsDir));
       expect(await subject.lockWaiters(database.source)).toBe(0);
+    });
+
+    describe('a migration an earlier run left unfinished', () => {
+      let dir: string;
+      beforeEach(async () => {
+        dir = await mkdtemp(path.join(os.tmpdir(), 'migration-unfinished-'));
+        await cp(subject.migrationsDir, dir, { recursive: true });
+      });
+      afterEach(() => rm(dir, { recursive: true, force: true }));
+
+      const addMigration = async (name: string, sql: string) => {
+        await mkdir(path.join(dir, name));
+        await writeFile(path.join(dir, name, 'migration.sql'), sql);
+      };
+      /**
+       * What a runner that died while `name` ran leaves: its row in Prisma's table, started and
+       * never finished (the engine records the row before it runs the script).
+       */
+      const recordStarted = async (name: string) => {
+        const sql = await readFile(path.join(dir, name, 'migration.sql'));
+        await querySource(
+          database.source,
+          `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+           VALUES ($1, $2, $3, now(), 0)`,
+          [randomUUID(), createHash('sha256').update(sql).digest('hex'), name],
+        );
+      };
+      const probeIndexes = () =>
+        querySource<{ name: string; valid: boolean }>(
+          database.source,
+          `SELECT indexrelid::regclass::text AS name, indisvalid AS valid FROM pg_index
+            WHERE indrelid = to_regclass('migration_probe') ORDER BY 1`,
+        );
+
+      it('is built again when it is a lone concurrent index build, its INVALID index dropped first', async () => {
+        await addMigration(
+          '29991231000000_probe_table',
+          'CREATE TABLE "migration_probe" ("id" INTEGER PRIMARY KEY, "value" INTEGER NOT NULL);\n' +
+            'INSERT INTO "migration_probe" VALUES (1, 7), (2, 7);\n',
+        );
+        await subject.applyMigrations(database.source, { migrationsDir: dir });
+        const build =
+          'CREATE UNIQUE INDEX CONCURRENTLY "migration_probe_value_key" ON "migration_probe" ("value");\n';
+        await addMigration('29991231000001_probe_value_index', `-- Unique values only.\n${build}`);
+        // A build that stopped half-way, as one whose process was killed: its index INVALID (here
+        // through the duplicate value, which stops it the same way), its migration unfinished.
+        await recordStarted('29991231000001_probe_value_index');
+        await expect(querySource(database.source, build)).rejects.toThrow();
+        expect(await probeIndexes()).toEqual([
+          { name: 'migration_probe_pkey', valid: true },
+          { name: 'migration_probe_value_key', valid: false },
+        ]);
+
+        await querySource(database.source, 'DELETE FROM "migration_probe" WHERE "id" = 2');
+        const notices: string[] = [];
+        const applied = await subject.applyMigrations(database.source, {
+          migrationsDir: dir,
+          notice: (message) => notices.push(message),
+        });
+        expect(applied).toEqual(['29991231000001_probe_value_index']);
+        expect(notices).toEqual([expect.stringContaining('29991231000001_probe_value_index')]);
+        expect(await probeIndexes()).toEqual([
+          { name: 'migration_probe_pkey', valid: true },
+          { name: 'migration_probe_value_key', valid: true },
+        ]);
+        const rows = await querySource<{ finished: boolean; rolled_back: boolean }>(
+          database.source,
+          `SELECT finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back
+             FROM _prisma_migrations WHERE migration_name = '29991231000001_probe_value_index'
+            ORDER BY started_at`,
+        );
+        expect(rows).toEqual([
+          { finished: false, rolled_back: true },
+          { finished: true, rolled_back: false },
+        ]);
+      });
+
+      it('stops the next run with a message naming it when it is anything else', async () => {
+        await subject.applyMigrations(database.source, { migrationsDir: dir });
+        await addMigration(
+          '29991231000000_probe_table_and_index',
+          'CREATE TABLE "migration_probe" ("id" INTEGER PRIMARY KEY, "value" INTEGER);\n' +
+            'CREATE INDEX "migration_probe_value_idx" ON "migration_probe" ("value");\n',
+        );
+        await recordStarted('29991231000000_probe_table_and_index');
+        await expect(subject.applyMigrations(database.source, { migrationsDir: dir })).rejects.toThrow(
+          /29991231000000_probe_table_and_index failed on an earlier run and is not a lone CREATE INDEX CONCURRENTLY/,
+        );
+      });
     });
 
     describe('db:migration:create', () => {
