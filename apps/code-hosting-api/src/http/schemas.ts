@@ -12,7 +12,7 @@ extendZodWithOpenApi(z);
 
 const Visibility = z.enum(['public', 'limited', 'private']);
 const DateTime = z.string().openapi({ format: 'date-time' });
-const Int64 = z.number().int().openapi({ format: 'int64' });
+export const Int64 = z.number().int().openapi({ format: 'int64' });
 /** A Gitea object this service has no data for: always null here (OpenAPI 3.0 needs a type beside nullable). */
 const absentObject = () => z.object({}).nullable();
 /** A Gitea list this service has no data for (labels): always empty. */
@@ -391,9 +391,10 @@ const PullRequestMeta = z
   // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
   .object({ merged: z.boolean(), merged_at: DateTime.nullable(), draft: z.boolean(), html_url: z.string() });
 
-const RepositoryMeta = z
+export const RepositoryMeta = z
   .object({ id: Int64, name: z.string(), owner: z.string(), full_name: z.string() })
   .openapi('RepositoryMeta');
+export type RepositoryMeta = z.infer<typeof RepositoryMeta>;
 
 export const Issue = z
   .object({
