@@ -4,6 +4,7 @@
  * shaped by them, and the OpenAPI document is generated from them.
  */
 import { z } from './zod-openapi';
+import { SYNC_HEADER_DESCRIPTION, SYNC_HEADER_VALUES } from './x-sync';
 
 export const CATEGORIES = [
   'Active',
@@ -374,10 +375,10 @@ export const VersionParameter = z
   .literal('1')
   .optional()
   .openapi({ description: 'version of the API; only 1' });
-export const SyncHeader = z.enum(['true', 'false']).optional().openapi({
-  description:
-    "true: the response waits (at most X_SYNC_TIMEOUT_MS) until the write's change event is acknowledged by JetStream, and says so in X-Sync-Status",
-});
+export const SyncHeader = z
+  .enum(SYNC_HEADER_VALUES)
+  .optional()
+  .openapi({ description: SYNC_HEADER_DESCRIPTION });
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
 /** Whether a PostgreSQL text column can hold `text`: anything but NUL (U+0000). */
