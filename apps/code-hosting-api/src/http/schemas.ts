@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { actionTypes } from '../domain/records';
+import { SYNC_HEADER_DESCRIPTION, SYNC_HEADER_VALUES } from './x-sync';
 
 // The operations' path and query parameters are declared in parameters.ts.
 export * from './parameters';
@@ -373,6 +374,11 @@ export const Repository = z
   })
   .openapi('Repository');
 export type Repository = z.infer<typeof Repository>;
+
+/** The X-Sync request header of the writes that record change events (src/http/x-sync.ts). */
+export const SyncHeaders = z.object({
+  'X-Sync': z.enum(SYNC_HEADER_VALUES).optional().openapi({ description: SYNC_HEADER_DESCRIPTION }),
+});
 
 export const Attachment = z
   .object({
