@@ -57,6 +57,7 @@ const COPIED_FILES = [
   'src/events/snapshot-command.ts',
   'src/events/tail-command.ts',
   'src/http/event-wakeup.ts',
+  'src/http/x-sync.ts',
   // Test files whose whole body is a call into @repo/testing with nothing of either app in it.
   'test/configuration-table.test.ts',
   'test/migrations.test.ts',

@@ -99,6 +99,43 @@ const perService = {
   EVENTS_STREAM: 'publish into one stream (created with the subjects of whichever started first)',
 };
 
+// The app scripts that run one service's own command on its configuration (its database, its
+// stream): they take the per-service names as npm start does, the app being their first argument.
+const serviceCommands = new Set([
+  'events:tail',
+  'events:replay',
+  'events:snapshot',
+  'db:migrate',
+  'admin',
+  'attachments:sweep',
+]);
+
+/**
+ * The environment of `script` run for `app`: each per-service variable given under the app's
+ * prefix (PROJECT_SERVICE_EVENTS_STREAM) reaches the command under its own name (EVENTS_STREAM),
+ * as npm start hands it over. The plain name alone still works (the app is named); both at once,
+ * different, is refused with a line saying which to keep.
+ */
+function serviceCommandEnv(script, app) {
+  const service = services.find(({ name }) => name === app);
+  if (!service || !serviceCommands.has(script)) return { commandEnv: env, problems: [] };
+  const commandEnv = { ...env };
+  const problems = [];
+  for (const variable of Object.keys(perService)) {
+    const prefixed = process.env[service.prefix + variable];
+    if (!prefixed) continue;
+    const plain = process.env[variable];
+    if (plain && plain !== prefixed) {
+      problems.push(
+        `npm run ${script}: ${variable} and ${service.prefix}${variable} are both set, to different values; ` +
+          `set ${service.prefix}${variable} only, as for npm start (unset ${variable})`,
+      );
+    }
+    commandEnv[variable] = prefixed;
+  }
+  return { commandEnv, problems };
+}
+
 /** One line per variable set at the root that both services would share, naming the ones to use. */
 function sharedVariableProblems() {
   return Object.entries(perService)
@@ -197,11 +234,16 @@ function appScript([script, app, ...args]) {
     console.error(`usage: npm run ${script ?? '<script>'} -- <${packages.join('|')}> [arguments]`);
     process.exit(2);
   }
+  const { commandEnv, problems } = serviceCommandEnv(script, app);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    process.exit(2);
+  }
   chatterStdio = ['inherit', 2, 'inherit'];
   ensureInstalled();
   run('turbo', ['run', 'build', `--filter=${app}`, '--output-logs=errors-only']);
   chatterStdio = 'inherit';
-  run('pnpm', ['--filter', app, '--silent', 'run', script, ...args]);
+  run('pnpm', ['--filter', app, '--silent', 'run', script, ...args], { env: commandEnv });
 }
 
 const [command, ...rest] = process.argv.slice(2);

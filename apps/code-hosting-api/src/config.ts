@@ -110,6 +110,8 @@ export const CONFIG_VARIABLES = environmentSchema.in.shape;
 export interface Config extends RuntimeSettings {
   /** Change events: undefined when off (NATS_URL unset). */
   events?: EventsSettings;
+  /** X-Sync's bound on waiting for the write's event. */
+  xSyncTimeoutMs: number;
   /** Public base URL with a trailing slash; absolute URLs in responses start with it. */
   rootUrl: string;
   settings: ServiceSettings;
@@ -158,6 +160,7 @@ export function loadConfig(
     attachments: env.attachments,
     rootUrl: withTrailingSlash(env.ROOT_URL ?? `http://localhost:${env.PORT}/`),
     events: toEventsSettings(env),
+    xSyncTimeoutMs: env.X_SYNC_TIMEOUT_MS,
     settings: {
       defaultPageSize: env.API_DEFAULT_PAGING_NUM,
       maxPageSize: env.API_MAX_RESPONSE_ITEMS,

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     storage,
     metricsToken: config.operations.metricsToken,
     events,
+    xSyncTimeoutMs: config.xSyncTimeoutMs,
     eventsDocument: {
       streamName: config.events?.stream.name ?? EVENT_STREAM_NAME,
       subjectPrefix: config.events?.stream.subjectPrefix ?? '',

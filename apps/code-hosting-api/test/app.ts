@@ -97,6 +97,14 @@ async function connected(events: ServiceEvents): Promise<void> {
   }
 }
 
+/** How the events of a test app run, besides their settings. */
+export interface TestEventsOptions {
+  /** X_SYNC_TIMEOUT_MS (5000 when not given). */
+  xSyncTimeoutMs?: number;
+  /** Nobody listens at the NATS URL: start without waiting for a connection. */
+  natsUnreachable?: boolean;
+}
+
 /**
  * The real app over this test file's own database (connect options: e.g. a query observer); with
  * `events`, change events on (as NATS_URL would turn them on), stopped before the database closes.
@@ -108,6 +116,7 @@ export async function createTestApp(
   storage: Storage = idleStorage,
   rootUrl: string = testRootUrl,
   events?: EventsSettings,
+  eventsOptions: TestEventsOptions = {},
 ) {
   const database = connectPrisma(source, connectOptions);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
@@ -118,7 +127,7 @@ export async function createTestApp(
     await database.close();
   };
   try {
-    if (serviceEvents) await connected(serviceEvents);
+    if (serviceEvents && !eventsOptions.natsUnreachable) await connected(serviceEvents);
     await accountService(createStore(database), settings).bootstrapAdmin(siteAdmin, false);
     const { app, settled } = buildApp({
       database,
@@ -127,6 +136,7 @@ export async function createTestApp(
       settings,
       storage,
       events: serviceEvents,
+      xSyncTimeoutMs: eventsOptions.xSyncTimeoutMs,
     });
     return {
       app,

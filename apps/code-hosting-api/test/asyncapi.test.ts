@@ -187,6 +187,31 @@ describe(`GET ${DOCUMENT_PATH}`, () => {
     expect(data.properties['id']).toMatchObject({ type: 'integer', format: 'int64' });
   });
 
+  it.each(['attachment.created', 'attachment.renamed', 'attachment.deleted', 'attachment.snapshot'])(
+    'lists what %s carries to look the attachment up: its repository (owner, name) and issue index',
+    (type) => {
+      const message = model
+        .messages()
+        .all()
+        .find((candidate) => candidate.name() === type)!;
+      const data = (
+        message.payload()!.json() as {
+          properties: { data: { properties: Record<string, Json>; required: string[] } };
+        }
+      ).properties.data;
+      expect(data.required).toEqual(expect.arrayContaining(['repository', 'issue_index']));
+      const repository = data.properties['repository'] as {
+        properties: Record<string, Json>;
+        required: string[];
+      };
+      expect(repository.required).toEqual(expect.arrayContaining(['owner', 'name']));
+      expect(repository).toMatchObject({ description: expect.stringContaining('repository') });
+      expect(data.properties['issue_index']).toMatchObject({
+        description: expect.stringContaining('index'),
+      });
+    },
+  );
+
   it('describes what an organization.created event carries: the POST /orgs response in the envelope', async () => {
     const token = await adminToken(service);
     const created = await service.request

@@ -38,7 +38,7 @@ const DATES = [
 ];
 
 interface Parameter {
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   name: string;
   schema: { type?: string; format?: string };
 }
@@ -84,7 +84,8 @@ async function operations(): Promise<Operation[]> {
       method,
       path,
       operationId: operation.operationId,
-      parameters: operation.parameters ?? [],
+      // The path and query parameters: a header (X-Sync) is no value a column holds.
+      parameters: (operation.parameters ?? []).filter((parameter) => parameter.in !== 'header'),
       body: operation.requestBody !== undefined,
       siteRoot: operation.servers !== undefined,
     })),

@@ -39,8 +39,6 @@ const environmentSchema = z.object({
   UNPAGED_LIST_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(UNPAGED_LIST_DEFAULTS.queueMs),
   // The service's public URL: the `source` of its change events. http://localhost:<PORT>/ when unset.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  // X-Sync: true waits this long for the write's event to be acknowledged by JetStream.
-  X_SYNC_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   // Server timeouts, shutdown, database bounds, metrics: src/operations-config.ts.
   ...operationsEnvironmentShape,
   // NATS, the stream, the outbox: src/events/events-config.ts.

@@ -136,3 +136,5 @@ export {
   type MisplacedRequest,
 } from './suites/misplaced-credentials';
 export { sequentialScans, type RanStatement, type SequentialScan } from './query-plans';
+export { openStreamReader, type StreamReader, type StoredMessage } from './stream-reader';
+export { describeXSync, type XSyncOptions, type SyncedWrite, type SentWrite } from './suites/x-sync';

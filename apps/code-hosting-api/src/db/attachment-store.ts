@@ -6,6 +6,7 @@ import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
 import { writeRecorded, type ChangeLog } from './change-log';
 import { attachmentColumns } from './attachment-columns';
+import { attachmentPlace } from './attachment-places';
 import { toAttachment, type AttachmentRow } from './row-mappers';
 
 const UUID_BATCH = 1000;
@@ -43,7 +44,7 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
           // Row and event first, then the object: a failed commit rolls both back, and a failed
           // event record leaves no object behind.
           const created = toAttachment(row);
-          await changes?.attachmentCreated(tx, created);
+          if (changes) await changes.attachmentCreated(tx, created, await attachmentPlace(tx, created));
           await commitObject();
           return created;
         },
@@ -74,7 +75,7 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
         changes,
         async (client) =>
           toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
-        (log, tx, renamed) => log.attachmentRenamed(tx, renamed),
+        async (log, tx, renamed) => log.attachmentRenamed(tx, renamed, await attachmentPlace(tx, renamed)),
       );
     },
 
@@ -99,8 +100,8 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
         const locked = await tx.$queryRaw<{ id: bigint }[]>`
           SELECT id FROM attachments WHERE id = ${BigInt(id)} FOR UPDATE`;
         if (locked.length === 0) return false;
-        const row = await tx.attachment.delete({ where: { id: BigInt(id) } });
-        await changes.attachmentDeleted(tx, toAttachment(row));
+        const deleted = toAttachment(await tx.attachment.delete({ where: { id: BigInt(id) } }));
+        await changes.attachmentDeleted(tx, deleted, await attachmentPlace(tx, deleted));
         return true;
       });
     },

@@ -1,4 +1,4 @@
-import type { AccountRecord, AttachmentRecord } from '../domain/records';
+import type { AccountRecord, AttachmentPlace, AttachmentRecord } from '../domain/records';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 
 // The change events of the stores' writes (../shared/spec/events.md), stated here so the stores
@@ -17,12 +17,12 @@ export interface ChangeLog {
   organizationRenamed(tx: Transaction, org: AccountRecord): Promise<void>;
   /** DELETE /orgs/{org}: the organization as it was just before. */
   organizationDeleted(tx: Transaction, org: AccountRecord): Promise<void>;
-  /** POST …/assets: the attachment as created. */
-  attachmentCreated(tx: Transaction, attachment: AttachmentRecord): Promise<void>;
-  /** PATCH …/assets/{id} with a new name: the attachment as renamed. */
-  attachmentRenamed(tx: Transaction, attachment: AttachmentRecord): Promise<void>;
-  /** DELETE …/assets/{id}: the attachment as it was just before. */
-  attachmentDeleted(tx: Transaction, attachment: AttachmentRecord): Promise<void>;
+  /** POST …/assets: the attachment as created, and where (src/db/attachment-places.ts). */
+  attachmentCreated(tx: Transaction, attachment: AttachmentRecord, place: AttachmentPlace): Promise<void>;
+  /** PATCH …/assets/{id} with a new name: the attachment as renamed, and where. */
+  attachmentRenamed(tx: Transaction, attachment: AttachmentRecord, place: AttachmentPlace): Promise<void>;
+  /** DELETE …/assets/{id}: the attachment as it was just before, and where it was. */
+  attachmentDeleted(tx: Transaction, attachment: AttachmentRecord, place: AttachmentPlace): Promise<void>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ACCOUNT_COLUMNS } from './account-store';
 import { fixedStatement } from './prepared-statements';
 import type { StoreDatabase } from './store';
 import { recordAction } from './action-store';
+import { attachmentPlaces } from './attachment-places';
 import type { ChangeLog } from './change-log';
 import { toAttachment, toRepositories, toRepository, type AccountRow, type Int8 } from './row-mappers';
 import { unlessNameTaken } from './write-outcome';
@@ -152,11 +153,17 @@ export function repositoryStore({ prisma, query }: StoreDatabase, changes?: Chan
         // The repository's row locked first: an upload in flight (its INSERT holds a key-share lock
         // on it) commits before, a later one waits and then finds no repository.
         await tx.$executeRaw`SELECT 1 FROM repositories WHERE id = ${BigInt(id)} FOR UPDATE`;
-        const attachments = await tx.attachment.findMany({ where: { repoId: BigInt(id) } });
+        const attachments = (await tx.attachment.findMany({ where: { repoId: BigInt(id) } })).map(
+          toAttachment,
+        );
+        // Where they were, read before the repository and its issues go.
+        const places = await attachmentPlaces(tx, attachments);
         await tx.repository.delete({ where: { id: BigInt(id) } });
         // In the snapshot's lock order (the id as text, byte order): the two never wait on each other in a cycle.
-        const ordered = attachments.sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
-        for (const row of ordered) await changes.attachmentDeleted(tx, toAttachment(row));
+        const ordered = attachments
+          .map((attachment, index) => ({ attachment, place: places[index]! }))
+          .sort((a, b) => (String(a.attachment.id) < String(b.attachment.id) ? -1 : 1));
+        for (const { attachment, place } of ordered) await changes.attachmentDeleted(tx, attachment, place);
       });
     },
 

@@ -116,6 +116,13 @@ export interface AttachmentRecord {
   createdAt: Date;
 }
 
+/** Where an attachment is, as its API paths name it: …/repos/{owner}/{repo}/issues/{index}/assets/{id}. */
+export interface AttachmentPlace {
+  repository: { id: number; owner: string; name: string };
+  /** Undefined: the attachment belongs to no issue. */
+  issueIndex?: number;
+}
+
 export const actionTypes = [
   'create_repo',
   'rename_repo',

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { attachmentPlaces } from '../db/attachment-places';
 import type { SnapshotReader } from '../db/outbox';
 import {
   attachmentIdsAfter,
@@ -7,6 +8,7 @@ import {
   organizationsById,
 } from '../db/snapshot-reads';
 import { createWire } from '../http/wire';
+import { attachmentEventData } from './code-hosting-events';
 
 // What the event commands (src/events/*-command.ts, the same in both services) need of
 // code-hosting-api alone: the events' source, and how the snapshot reads its resources.
@@ -19,8 +21,8 @@ export function eventSourceOf(config: Config): string {
 /**
  * Every organization (`organization.snapshot`, on `orgs.<id>.snapshot`) and every attachment
  * (`attachment.snapshot`, on `attachments.<id>.snapshot`); `data` as the JSON API renders them
- * (src/http/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, like the
- * change events of its writes.
+ * (src/http/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, an attachment
+ * with its repository and issue index, like the change events of its writes.
  */
 export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader[] {
   const wire = createWire(config.rootUrl);
@@ -40,8 +42,12 @@ export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader
       idsAfter: attachmentIdsAfter,
       async read(transaction, ids) {
         const attachments = await attachmentsById(transaction, ids);
+        const places = await attachmentPlaces(transaction, attachments);
         return new Map(
-          attachments.map((attachment) => [String(attachment.id), wire.toAttachment(attachment)]),
+          attachments.map((attachment, index) => [
+            String(attachment.id),
+            attachmentEventData(wire, attachment, places[index]!),
+          ]),
         );
       },
     },

@@ -17,7 +17,12 @@ import { userRoutes } from './routes/users';
  * and the site-root ones (attachment downloads) behind `siteMiddleware`.
  */
 export function apiRoutes(services: ApiServices, siteMiddleware: RequestHandler[] = []): RouteTable {
-  const table = new RouteTable({ rootUrl: services.rootUrl, paging: services.settings, siteMiddleware });
+  const table = new RouteTable({
+    rootUrl: services.rootUrl,
+    paging: services.settings,
+    siteMiddleware,
+    sync: services.sync,
+  });
   serverVersionRoutes(table, services);
   adminUserRoutes(table, services);
   adminOrganizationRoutes(table, services);

@@ -6,6 +6,7 @@ import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
 import type { Storage } from '../storage/storage';
 import type { Wire } from './wire';
+import type { SyncOptions } from './x-sync';
 
 /** What the route modules in routes/ are given: the use cases and the few things beside them. */
 export interface ApiServices {
@@ -19,4 +20,6 @@ export interface ApiServices {
   wire: Wire;
   settings: ServiceSettings;
   rootUrl: string;
+  /** What X-Sync waits on (the relay; none with events off) and for how long. */
+  sync?: SyncOptions;
 }

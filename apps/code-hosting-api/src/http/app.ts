@@ -42,8 +42,10 @@ export interface AppDependencies {
   storage: Storage;
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string;
-  /** Change events (NATS_URL set): writes record them. */
+  /** Change events (NATS_URL set): writes record them, X-Sync waits for them. */
   events?: ServiceEvents;
+  /** X-Sync's bound on waiting for a write's event; 5000 when not given. */
+  xSyncTimeoutMs?: number;
   /**
    * What the AsyncAPI document says of the events besides their source (ROOT_URL): the stream,
    * the subject prefix, the NATS servers. Stream CODE_HOSTING and no prefix when not given.
@@ -80,6 +82,7 @@ export function buildApp({
   storage,
   metricsToken,
   events,
+  xSyncTimeoutMs = 5000,
   eventsDocument = DEFAULT_EVENTS_DOCUMENT,
 }: AppDependencies): BuiltApp {
   const wire = createWire(rootUrl);
@@ -112,6 +115,7 @@ export function buildApp({
       wire,
       settings,
       rootUrl,
+      sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
     },
     [authenticator],
   );

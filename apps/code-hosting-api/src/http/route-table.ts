@@ -11,7 +11,8 @@ import type { TokenCredential } from '../domain/token-caller';
 import { authenticationOf, pendingTokenOf } from './authentication';
 import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
-import { APIError, TextParam } from './schemas';
+import { APIError, SyncHeaders, TextParam } from './schemas';
+import { settleSync, syncStatusHeader, type SyncOptions } from './x-sync';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -29,7 +30,10 @@ export type ParsedParameters<
   : PathParameters<Path>;
 
 /** Response headers as the OpenAPI document lists them. */
-export type ResponseHeaders = Record<string, { description?: string; schema: { type: 'string' } }>;
+export type ResponseHeaders = Record<
+  string,
+  { description?: string; schema: { type: 'string'; enum?: string[] } }
+>;
 
 export interface RouteContext<Params, Query, Body> {
   req: Request;
@@ -48,6 +52,8 @@ export interface RouteContext<Params, Query, Body> {
   withTokenDeclined: boolean;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
+  /** X-Sync (an operation with `xSync`): called once the write committed, before the answer. */
+  settleSync(): Promise<void>;
 }
 
 /** What an operation's `withToken` gets: the request, valid, and its token still to be looked up. */
@@ -58,6 +64,8 @@ export interface TokenRouteContext<Params, Query, Body> {
   params: Params;
   query: Query;
   body: Body;
+  /** X-Sync (an operation with `xSync`): called once the write committed, before the answer. */
+  settleSync(): Promise<void>;
 }
 
 /** What the caller must be. */
@@ -114,6 +122,12 @@ export interface RouteDefinition<
   tag: string;
   /** Served for older clients (Gitea's deprecated routes); documented as deprecated. */
   deprecated?: boolean;
+  /**
+   * The write records change events: it takes X-Sync (src/http/x-sync.ts; a value other than
+   * true or false is a validation error), its handlers call `settleSync` once the write committed
+   * and before answering, and both headers are documented.
+   */
+  xSync?: boolean;
   /** A multipart/form-data body the handler streams itself (uploads): documented here, never parsed. */
   formData?: ZodObject;
   /**
@@ -194,6 +208,11 @@ async function readBody(req: Request, schema: ZodType, authorize: () => Promise<
   }
 }
 
+/** The X-Sync of a request to an operation with `xSync`, valid (a ZodError otherwise); undefined for the others. */
+function requestedSync(route: AnyRoute, req: Request): string | undefined {
+  return route.xSync ? SyncHeaders.parse({ 'X-Sync': req.get('X-Sync') })['X-Sync'] : undefined;
+}
+
 /**
  * Tries the operation's `withToken` on the request as it came, when its parameters, query and body
  * are valid: whether it answered, or did not, or was not tried. Anything invalid is left to the
@@ -205,8 +224,16 @@ async function answeredWithToken(
   res: Response,
   token: TokenCredential,
   params: ZodObject,
+  sync: SyncOptions,
 ): Promise<'answered' | 'not answered' | 'not tried'> {
   const parsedParams = params.safeParse(req.params);
+  let requested: string | undefined;
+  try {
+    requested = requestedSync(route, req);
+  } catch {
+    // An invalid X-Sync: the usual path answers.
+    return 'not tried';
+  }
   const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
   let body: { success: boolean; data?: unknown } = { success: true, data: undefined };
   if (route.body) {
@@ -225,6 +252,7 @@ async function answeredWithToken(
     params: parsedParams.data,
     query: query.data,
     body: body.data,
+    settleSync: () => settleSync(res, requested, sync),
   } as Parameters<NonNullable<AnyRoute['withToken']>>[0]);
   return answered ? 'answered' : 'not answered';
 }
@@ -248,10 +276,16 @@ export class RouteTable {
 
   /**
    * rootUrl: the base of Link headers; paging: the deployment's page sizes; siteMiddleware: what
-   * runs before a site-root operation (authentication, mounted with /api/v1 for the others).
+   * runs before a site-root operation (authentication, mounted with /api/v1 for the others);
+   * sync: what X-Sync waits on (no relay, events off: `disabled`).
    */
   constructor(
-    private readonly options: { rootUrl: string; paging: PagingSettings; siteMiddleware?: RequestHandler[] },
+    private readonly options: {
+      rootUrl: string;
+      paging: PagingSettings;
+      siteMiddleware?: RequestHandler[];
+      sync?: SyncOptions;
+    },
   ) {}
 
   /** The operations of one resource, sharing `defaults`. */
@@ -268,7 +302,7 @@ export class RouteTable {
     BodySchema extends ZodType | undefined = undefined,
   >(definition: RouteDefinition<Path, ParamsSchema, QuerySchema, BodySchema>): void {
     const route = definition as unknown as AnyRoute;
-    const { rootUrl, paging: pagingSettings } = this.options;
+    const { rootUrl, paging: pagingSettings, sync = { timeoutMs: 0 } } = this.options;
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const router = route.siteRoot ? this.siteRouter : this.router;
     const middleware = route.siteRoot ? (this.options.siteMiddleware ?? []) : [];
@@ -280,7 +314,7 @@ export class RouteTable {
       let withTokenDeclined = false;
       if (route.withToken && !auth.unscoped && auth.scheme === undefined) {
         const token = pendingTokenOf(res, { category: auth.scope, mode });
-        const tried = token && (await answeredWithToken(route, req, res, token, params));
+        const tried = token && (await answeredWithToken(route, req, res, token, params, sync));
         if (tried === 'answered') return;
         withTokenDeclined = tried === 'not answered';
       }
@@ -299,6 +333,7 @@ export class RouteTable {
           })
         : undefined;
       const query = route.query ? route.query.parse(req.query) : {};
+      const requested = requestedSync(route, req);
       const paging = listOptions(query as { page?: unknown; limit?: unknown }, pagingSettings);
       await route.handle({
         req,
@@ -309,6 +344,7 @@ export class RouteTable {
         body,
         paging,
         withTokenDeclined,
+        settleSync: () => settleSync(res, requested, sync),
         sendPage(page, toWire) {
           setListHeaders(req, res, rootUrl, page.total, paging);
           res.json(page.items.map(toWire));
@@ -317,6 +353,8 @@ export class RouteTable {
     });
 
     const { response } = route;
+    const responseHeaders = route.xSync ? { ...response.headers, ...syncStatusHeader } : response.headers;
+    const errors = route.xSync && !route.errors.includes(422) ? [...route.errors, 422] : route.errors;
     const responseSchema = response.schema && (response.list ? response.schema.array() : response.schema);
     this.registry.registerPath({
       method: route.method,
@@ -332,6 +370,7 @@ export class RouteTable {
       request: {
         params,
         ...(route.query ? { query: route.query } : {}),
+        ...(route.xSync ? { headers: SyncHeaders } : {}),
         ...(route.body
           ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
           : {}),
@@ -350,14 +389,14 @@ export class RouteTable {
                 },
               }
             : {}),
-          ...(response.headers ? { headers: response.headers } : {}),
+          ...(responseHeaders ? { headers: responseHeaders } : {}),
           ...(responseSchema ? { content: { 'application/json': { schema: responseSchema } } } : {}),
           ...(response.mediaType
             ? { content: { [response.mediaType]: { schema: { type: 'string', format: 'binary' } } } }
             : {}),
         },
         ...Object.fromEntries(
-          [...route.errors, ...(route.body ? [415] : [])].map((status) => [
+          [...errors, ...(route.body ? [415] : [])].map((status) => [
             status,
             {
               description: errorDescriptions[status] ?? 'error',

@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { actionTypes } from '../domain/records';
+import { SYNC_HEADER_DESCRIPTION, SYNC_HEADER_VALUES } from './x-sync';
 
 // The operations' path and query parameters are declared in parameters.ts.
 export * from './parameters';
@@ -12,7 +13,7 @@ extendZodWithOpenApi(z);
 
 const Visibility = z.enum(['public', 'limited', 'private']);
 const DateTime = z.string().openapi({ format: 'date-time' });
-const Int64 = z.number().int().openapi({ format: 'int64' });
+export const Int64 = z.number().int().openapi({ format: 'int64' });
 /** A Gitea object this service has no data for: always null here (OpenAPI 3.0 needs a type beside nullable). */
 const absentObject = () => z.object({}).nullable();
 /** A Gitea list this service has no data for (labels): always empty. */
@@ -374,6 +375,11 @@ export const Repository = z
   .openapi('Repository');
 export type Repository = z.infer<typeof Repository>;
 
+/** The X-Sync request header of the writes that record change events (src/http/x-sync.ts). */
+export const SyncHeaders = z.object({
+  'X-Sync': z.enum(SYNC_HEADER_VALUES).optional().openapi({ description: SYNC_HEADER_DESCRIPTION }),
+});
+
 export const Attachment = z
   .object({
     id: Int64,
@@ -391,9 +397,10 @@ const PullRequestMeta = z
   // Not a named component: a nullable $ref cannot be expressed in OpenAPI 3.0.
   .object({ merged: z.boolean(), merged_at: DateTime.nullable(), draft: z.boolean(), html_url: z.string() });
 
-const RepositoryMeta = z
+export const RepositoryMeta = z
   .object({ id: Int64, name: z.string(), owner: z.string(), full_name: z.string() })
   .openapi('RepositoryMeta');
+export type RepositoryMeta = z.infer<typeof RepositoryMeta>;
 
 export const Issue = z
   .object({

@@ -6,6 +6,7 @@ import type {
   AccessLevel,
   AccountRecord,
   ActionRecord,
+  AttachmentPlace,
   AttachmentRecord,
   IssueRecord,
   RepositoryRecord,
@@ -21,6 +22,7 @@ import type {
   OrganizationPermissions,
   PullRequest,
   Repository,
+  RepositoryMeta,
   Team,
   User,
 } from './schemas';
@@ -131,6 +133,11 @@ export function createWire(rootUrl: string) {
 
   function repositoryPath(repository: RepositoryRecord): string {
     return `${repository.owner.name}/${repository.name}`;
+  }
+
+  /** Gitea's RepositoryMeta: which repository an issue (or an attachment's event) belongs to. */
+  function toRepositoryMeta({ id, owner, name }: AttachmentPlace['repository']): RepositoryMeta {
+    return { id, name, owner, full_name: `${owner}/${name}` };
   }
 
   function toRepository(repository: RepositoryRecord, level: AccessLevel, caller: Caller): Repository {
@@ -256,7 +263,11 @@ export function createWire(rootUrl: string) {
       due_date: null,
       time_estimate: 0,
       pull_request: issue.isPull ? { merged: false, merged_at: null, draft: false, html_url: htmlUrl } : null,
-      repository: { id: repository.id, name: repository.name, owner: repository.owner.name, full_name: path },
+      repository: toRepositoryMeta({
+        id: repository.id,
+        owner: repository.owner.name,
+        name: repository.name,
+      }),
       pin_order: 0,
     };
   }
@@ -344,6 +355,7 @@ export function createWire(rootUrl: string) {
     toRepository,
     toIssue,
     toAttachment,
+    toRepositoryMeta,
     toPullRequest,
     toActivity,
     toAccessToken,

@@ -35,10 +35,34 @@ if (natsUrl !== undefined) {
 
   let issue: IssueFixture;
   let owner: Actor;
+  /** An attachment's event data for the fixture's issue: its body, with its repository and issue. */
+  let placed: (body: unknown) => unknown;
   beforeAll(async () => {
     issue = await issueFixture(service);
     owner = issue.owner;
+    placed = await placedIn(issue);
   });
+
+  /**
+   * What an attachment event carries besides the attachment as the API answered: its repository
+   * (Gitea's RepositoryMeta, as an issue's `repository`) and the issue's index, to look it up by.
+   */
+  async function placedIn(fixture: IssueFixture): Promise<(body: unknown) => unknown> {
+    const repository = await service.request
+      .get(`/api/v1/repos/${fixture.org}/${fixture.repo}`)
+      .set(...auth(fixture.owner.token))
+      .expect(200);
+    const place = {
+      repository: {
+        id: repository.body.id as number,
+        name: fixture.repo,
+        owner: fixture.org,
+        full_name: `${fixture.org}/${fixture.repo}`,
+      },
+      issue_index: fixture.index,
+    };
+    return (body) => ({ ...(body as object), ...place });
+  }
 
   async function getAttachment(token: string, id: number): Promise<unknown> {
     return (
@@ -62,7 +86,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       ...base,
       type: 'attachment.created',
-      data: created.body,
+      data: placed(created.body),
       requestId: requestIdOf(created),
       sequence: 1,
     });
@@ -76,7 +100,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       ...base,
       type: 'attachment.renamed',
-      data: renamed.body,
+      data: placed(renamed.body),
       requestId: requestIdOf(renamed),
       sequence: 2,
     });
@@ -92,10 +116,33 @@ if (natsUrl !== undefined) {
     await nextIs({
       ...base,
       type: 'attachment.deleted',
-      data: beforeDelete,
+      data: placed(beforeDelete),
       requestId: requestIdOf(deleted),
       sequence: 3,
     });
+  });
+
+  test("a consumer looks the attachment up by its event's repository and issue index", async () => {
+    const created = await upload(
+      service,
+      issue.assets,
+      owner.token,
+      Buffer.from('find me\n'),
+      'find.txt',
+    ).expect(201);
+    const received = await watch.next();
+    const data = received.event['data'] as {
+      id: number;
+      repository: { owner: string; name: string };
+      issue_index: number;
+    };
+    const found = await service.request
+      .get(
+        `/api/v1/repos/${data.repository.owner}/${data.repository.name}/issues/${data.issue_index}/assets/${data.id}`,
+      )
+      .set(...auth(owner.token))
+      .expect(200);
+    expect(found.body).toEqual(created.body);
   });
 
   test('under Sudo the actor is the Sudo target, not the site administrator', async () => {
@@ -106,7 +153,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       type: 'attachment.created',
       resourceId: created.body.id as number,
-      data: created.body,
+      data: placed(created.body),
       actor: owner.username,
       requestId: requestIdOf(created),
       sequence: 1,
@@ -125,7 +172,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       type: 'attachment.created',
       resourceId: id,
-      data: created.body,
+      data: placed(created.body),
       actor: owner.username,
       requestId: requestIdOf(created),
       sequence: 1,
@@ -168,7 +215,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       type: 'attachment.renamed',
       resourceId: id,
-      data: renamed.body,
+      data: placed(renamed.body),
       actor: owner.username,
       requestId: requestIdOf(renamed),
       sequence: 2,
@@ -182,7 +229,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       type: 'attachment.deleted',
       resourceId: id,
-      data: beforeDelete,
+      data: placed(beforeDelete),
       actor: owner.username,
       requestId: requestIdOf(deleted),
       sequence: 3,
@@ -202,7 +249,7 @@ if (natsUrl !== undefined) {
     await nextIs({
       type: 'attachment.created',
       resourceId: again.body.id as number,
-      data: again.body,
+      data: placed(again.body),
       actor: owner.username,
       requestId: requestIdOf(again),
       sequence: 1,
@@ -211,6 +258,7 @@ if (natsUrl !== undefined) {
 
   test('deleting a repository publishes attachment.deleted for each of its attachments', async () => {
     const fixture = await issueFixture(service, { owner });
+    const placedInFixture = await placedIn(fixture);
     const first = await upload(service, fixture.assets, owner.token, Buffer.from('one\n'), 'one.txt').expect(
       201,
     );
@@ -221,7 +269,7 @@ if (natsUrl !== undefined) {
       await nextIs({
         type: 'attachment.created',
         resourceId: created.body.id as number,
-        data: created.body,
+        data: placedInFixture(created.body),
         actor: owner.username,
         requestId: requestIdOf(created),
         sequence: 1,
@@ -234,7 +282,7 @@ if (natsUrl !== undefined) {
         .get(`${fixture.assets}/${id}`)
         .set(...auth(owner.token))
         .expect(200);
-      before.set(id, shown.body);
+      before.set(id, placedInFixture(shown.body));
     }
     const deleted = await service.request
       .delete(`/api/v1/repos/${fixture.org}/${fixture.repo}`)

@@ -44,8 +44,8 @@ const settings: EventsSettings = {
 const service = useCodeHostingApi();
 let database: Database;
 let watch: EventWatch;
-/** Each attachment's GET path. */
-const attachmentPaths = new Map<string, string>();
+/** Each attachment's GET path, and where its events say it is (its repository and issue index). */
+const attachmentPaths = new Map<string, { at: string; place: Record<string, unknown> }>();
 
 function commandOptions() {
   return {
@@ -74,14 +74,14 @@ async function currentOrganizations(): Promise<Map<string, unknown>> {
   return organizations;
 }
 
-/** Every attachment as GET …/assets/{id} shows it, by id. */
+/** Every attachment as GET …/assets/{id} shows it, with where it is, by id. */
 async function currentAttachments(): Promise<Map<string, unknown>> {
   const attachments = new Map<string, unknown>();
-  for (const [id, at] of attachmentPaths) {
+  for (const [id, { at, place }] of attachmentPaths) {
     const response = await service.request.get(at).set('Authorization', adminAuthorization);
     if (response.status === 404) continue;
     expect(response.status).toBe(200);
-    attachments.set(id, response.body);
+    attachments.set(id, { ...(response.body as object), ...place });
   }
   return attachments;
 }
@@ -111,6 +111,14 @@ beforeAll(async () => {
     const org = await createOrg(service, owner, { full_name: `Org ${i}`, email: `org${i}@example.com` });
     const repo = await createOrgRepo(service, owner.token, org.name);
     const index = await createIssue(service, owner.token, org.name, repo);
+    const repository = await service.request
+      .get(`${api}/repos/${org.name}/${repo}`)
+      .set(...auth(owner.token))
+      .expect(200);
+    const place = {
+      repository: { id: repository.body.id, name: repo, owner: org.name, full_name: `${org.name}/${repo}` },
+      issue_index: index,
+    };
     for (let j = 0; j < 2; j++) {
       const attachment = await uploaded(
         service,
@@ -119,10 +127,13 @@ beforeAll(async () => {
         `file ${i}.${j}\n`,
         `f${j}.txt`,
       );
-      attachmentPaths.set(String(attachment.id), `${assetsPath(org.name, repo, index)}/${attachment.id}`);
+      attachmentPaths.set(String(attachment.id), {
+        at: `${assetsPath(org.name, repo, index)}/${attachment.id}`,
+        place,
+      });
     }
   }
-  const [first, second] = [...attachmentPaths.values()];
+  const [first, second] = [...attachmentPaths.values()].map(({ at }) => at);
   await service.request
     .patch(first!)
     .set(...auth(owner.token))

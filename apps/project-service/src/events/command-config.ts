@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { SnapshotReader } from '../db/outbox';
 import { projectsByUid, projectUidsAfter } from '../db/project-snapshot';
-import { projectFullOf } from '../http/project-representations';
+import { projectSnapshotOf } from '../http/project-representations';
 
 // What the event commands (src/events/*-command.ts, the same in both services) need of
 // project-service alone: the events' source, and how the snapshot reads its resources.
@@ -11,7 +11,10 @@ export function eventSourceOf(config: Config): string {
   return config.publicUrl;
 }
 
-/** Every project, as `project.snapshot` events: `data` is ProjectFull, as POST /projects answers. */
+/**
+ * Every project, as `project.snapshot` events: `data` is the project as GET /projects/{uid} answers,
+ * with `settings` as GET /projects/{uid}/settings answers (src/events/event-types.ts).
+ */
 export function snapshotReaders(_config?: Config): SnapshotReader[] {
   return [
     {
@@ -20,7 +23,7 @@ export function snapshotReaders(_config?: Config): SnapshotReader[] {
       idsAfter: projectUidsAfter,
       async read(transaction, uids) {
         const projects = await projectsByUid(transaction, uids);
-        return new Map(projects.map((project) => [project.uid, projectFullOf(project)]));
+        return new Map(projects.map((project) => [project.uid, projectSnapshotOf(project)]));
       },
     },
   ];

@@ -47,6 +47,8 @@ export const eventsEnvironmentShape = {
     .default(24 * 7),
   // One publish's wait for JetStream's acknowledgement.
   EVENTS_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // X-Sync: true (src/http/x-sync.ts) waits this long for the write's event to be acknowledged by JetStream.
+  X_SYNC_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 };
 
 export type EventsEnvironment = z.infer<z.ZodObject<typeof eventsEnvironmentShape>>;

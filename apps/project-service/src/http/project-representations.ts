@@ -107,6 +107,14 @@ export function projectFullOf(project: Project): ProjectFull {
   return ProjectFull.parse(listedProjectFull(project));
 }
 
+/**
+ * A project.snapshot event's data: the project as GET /projects/{uid} answers (its updated_at the
+ * base's), with `settings` as GET /projects/{uid}/settings answers (their own updated_at).
+ */
+export function projectSnapshotOf(project: Project): ProjectBase & { settings: ProjectSettings } {
+  return { ...projectBaseOf(project), settings: projectSettingsOf(project) };
+}
+
 // ---- requests to domain inputs ---------------------------------------------------------------
 
 function memberOf(user: UserInfo): Member {

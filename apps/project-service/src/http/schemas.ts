@@ -4,6 +4,7 @@
  * shaped by them, and the OpenAPI document is generated from them.
  */
 import { z } from './zod-openapi';
+import { SYNC_HEADER_DESCRIPTION, SYNC_HEADER_VALUES } from './x-sync';
 
 export const CATEGORIES = [
   'Active',
@@ -233,9 +234,25 @@ const commonFields = {
 
 const serverSetFields = {
   uid: formatted('uuid', { allowEmpty: false, description: 'the project identifier' }),
-  created_at: z.string().openapi({ format: 'date-time' }),
-  updated_at: z.string().openapi({ format: 'date-time' }),
+  created_at: z.string().openapi({ format: 'date-time', description: 'when the project was created' }),
+  updated_at: z.string().openapi({
+    format: 'date-time',
+    description: 'when the base (PUT /projects/{uid}) last changed; the creation time until then',
+  }),
 };
+
+/** The settings' own time of change (ProjectSettings). */
+const settingsUpdatedAt = z.string().openapi({
+  format: 'date-time',
+  description: 'when the settings (PUT /projects/{uid}/settings) last changed; the creation time until then',
+});
+
+/** The full representation's: it changed when either part did. */
+const fullUpdatedAt = z.string().openapi({
+  format: 'date-time',
+  description:
+    "the later of the base's and the settings' updated_at (GET /projects/{uid} and GET /projects/{uid}/settings show each)",
+});
 
 /** A member list: writers, auditors or meeting coordinators. */
 const members = <Item extends z.ZodType>(item: Item, description: string) =>
@@ -256,7 +273,7 @@ export const ProjectBase = z.object({ ...commonFields, ...serverSetFields }).ope
 export type ProjectBase = z.infer<typeof ProjectBase>;
 
 export const ProjectFull = z
-  .object({ ...commonFields, ...serverSetFields, ...settingsFields })
+  .object({ ...commonFields, ...serverSetFields, ...settingsFields, updated_at: fullUpdatedAt })
   .openapi('ProjectFull');
 export type ProjectFull = z.infer<typeof ProjectFull>;
 
@@ -265,7 +282,7 @@ export const ProjectSettings = z
     ...settingsFields,
     uid: serverSetFields.uid,
     created_at: serverSetFields.created_at,
-    updated_at: serverSetFields.updated_at,
+    updated_at: settingsUpdatedAt,
   })
   .openapi('ProjectSettings');
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
@@ -358,10 +375,10 @@ export const VersionParameter = z
   .literal('1')
   .optional()
   .openapi({ description: 'version of the API; only 1' });
-export const SyncHeader = z.enum(['true', 'false']).optional().openapi({
-  description:
-    "true: the response waits (at most X_SYNC_TIMEOUT_MS) until the write's change event is acknowledged by JetStream, and says so in X-Sync-Status",
-});
+export const SyncHeader = z
+  .enum(SYNC_HEADER_VALUES)
+  .optional()
+  .openapi({ description: SYNC_HEADER_DESCRIPTION });
 export const UidParameter = formatted('uuid', { allowEmpty: false, description: 'project identifier' });
 
 /** Whether a PostgreSQL text column can hold `text`: anything but NUL (U+0000). */

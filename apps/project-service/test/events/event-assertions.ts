@@ -1,5 +1,3 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import {
   deleteStream,
   natsUrlForTests,
@@ -118,40 +116,4 @@ export function expectEvent(received: ReceivedEvent | undefined, expected: Expec
   const time = Date.parse(received.event['time'] as string);
   expect(time).toBeGreaterThanOrEqual(expected.write.sentAt);
   expect(time).toBeLessThanOrEqual(expected.write.answeredAt);
-}
-
-/** Reads a stream straight from JetStream over a connection opened beforehand (no delay per read). */
-export interface StreamReader {
-  /** The message last stored on `subject`, undefined when none. */
-  lastOn(
-    subject: string,
-  ): Promise<{ msgId: string | undefined; event: Record<string, unknown>; storedAt: number } | undefined>;
-  /** How many messages the stream holds. */
-  messages(): Promise<number>;
-  close(): Promise<void>;
-}
-
-export async function openStreamReader(natsUrl: string, stream: string): Promise<StreamReader> {
-  const nc = await connect({ servers: natsUrl, timeout: 5000 });
-  const jsm = await jetstreamManager(nc);
-  return {
-    async lastOn(subject) {
-      try {
-        const message = await jsm.streams.getMessage(stream, { last_by_subj: subject });
-        if (!message) return undefined;
-        return {
-          msgId: message.header.get('Nats-Msg-Id') || undefined,
-          event: message.json<Record<string, unknown>>(),
-          storedAt: message.time.getTime(),
-        };
-      } catch (error) {
-        if (error instanceof Error && /no message found/i.test(error.message)) return undefined;
-        throw error;
-      }
-    },
-    async messages() {
-      return (await jsm.streams.info(stream)).state.messages;
-    },
-    close: () => nc.close(),
-  };
 }

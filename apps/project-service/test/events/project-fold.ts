@@ -1,13 +1,21 @@
 import type { ReceivedEvent, TestApp } from '@repo/testing';
+import { ProjectBase, ProjectSettings } from '../../src/http/schemas';
 import { admin } from '../project-fixtures';
 
 // A consumer's index of projects, rebuilt from the stream alone, as an integrator would fold it:
 // de-duplicated by event id, each project's events in `sequence` order.
 
-export type ProjectState = Record<string, unknown>;
+/**
+ * A project as a consumer's index holds it: its two representations, each as its GET answers it
+ * (GET /projects/{uid}, GET /projects/{uid}/settings), each with its own updated_at.
+ */
+export interface ProjectState {
+  base: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
 
 export interface Fold {
-  /** Each project's state (ProjectFull) after its last event; deleted projects are absent. */
+  /** Each project's state after its last event; deleted projects are absent. */
   projects: Map<string, ProjectState>;
   /** Projects whose sequence numbers are not 1, 2, … without gap or repeat. */
   sequenceProblems: string[];
@@ -15,7 +23,17 @@ export interface Fold {
   snapshotMismatches: { uid: string; sequence: number; folded: ProjectState; snapshot: unknown }[];
 }
 
-const later = (a: unknown, b: unknown) => (String(a) > String(b) ? a : b);
+const BASE_FIELDS = Object.keys(ProjectBase.shape);
+const SETTINGS_FIELDS = Object.keys(ProjectSettings.shape);
+
+const pick = (data: Record<string, unknown>, fields: string[]) =>
+  Object.fromEntries(fields.filter((field) => field in data).map((field) => [field, data[field]]));
+
+/** A snapshot's data: the base as GET answers it, with `settings` as GET …/settings answers them. */
+function stateOfSnapshot(data: Record<string, unknown>): ProjectState {
+  const { settings, ...base } = data;
+  return { base, settings: settings as Record<string, unknown> };
+}
 
 /** The events of the stream, each id once (a replay or a relay retry may deliver one again). */
 export function distinctEvents(events: readonly ReceivedEvent[]): ReceivedEvent[] {
@@ -29,9 +47,9 @@ export function distinctEvents(events: readonly ReceivedEvent[]): ReceivedEvent[
 }
 
 /**
- * Folds project events: created and snapshot give the whole project (ProjectFull); updated gives
- * its base, settings_updated its settings (and `previous`, ignored): merged over the state, the
- * full representation's updated_at being the later of the two parts'; deleted removes it.
+ * Folds project events: created gives the whole project (ProjectFull, both parts at their creation
+ * time), snapshot both parts as their GETs answer; updated replaces the base, settings_updated the
+ * settings (its `previous` ignored); deleted removes the project.
  */
 export function foldProjects(events: readonly ReceivedEvent[]): Fold {
   const byProject = new Map<string, Record<string, unknown>[]>();
@@ -47,28 +65,31 @@ export function foldProjects(events: readonly ReceivedEvent[]): Fold {
       fold.sequenceProblems.push(`${uid}: ${sequences.join(',')}`);
     let state: ProjectState | undefined;
     for (const event of projectEvents) {
-      const data = event['data'] as ProjectState;
+      const data = event['data'] as Record<string, unknown>;
       switch (event['type']) {
-        case 'project.snapshot':
+        case 'project.snapshot': {
+          const snapshot = stateOfSnapshot(data);
           // A project made before events were on starts with its snapshot: nothing to compare.
-          if (state !== undefined && JSON.stringify(sorted(state)) !== JSON.stringify(sorted(data)))
+          if (state !== undefined && JSON.stringify(sorted(state)) !== JSON.stringify(sorted(snapshot)))
             fold.snapshotMismatches.push({
               uid,
               sequence: Number(event['sequence']),
               folded: state,
               snapshot: data,
             });
-          state = data;
+          state = snapshot;
           break;
+        }
         case 'project.created':
-          state = data;
+          state = { base: pick(data, BASE_FIELDS), settings: pick(data, SETTINGS_FIELDS) };
           break;
         case 'project.updated':
-          state = { ...state, ...data, updated_at: later(state?.['updated_at'], data['updated_at']) };
+          // A project made before events were on, without a snapshot yet: its settings unknown.
+          state = { settings: {}, ...state, base: data };
           break;
         case 'project.settings_updated': {
           const { previous: _previous, ...settings } = data;
-          state = { ...state, ...settings, updated_at: later(state?.['updated_at'], settings['updated_at']) };
+          state = { base: {}, ...state, settings };
           break;
         }
         case 'project.deleted':
@@ -85,15 +106,15 @@ export function foldProjects(events: readonly ReceivedEvent[]): Fold {
 
 /** The latest snapshot of each project: what a consumer rebuilding from snapshot events alone has. */
 export function snapshotsOnly(events: readonly ReceivedEvent[]): Map<string, ProjectState> {
-  const latest = new Map<string, { sequence: number; data: ProjectState }>();
+  const latest = new Map<string, { sequence: number; data: Record<string, unknown> }>();
   for (const { event } of distinctEvents(events)) {
     if (event['type'] !== 'project.snapshot') continue;
     const uid = String(event['subject']);
     const sequence = Number(event['sequence']);
     if ((latest.get(uid)?.sequence ?? 0) < sequence)
-      latest.set(uid, { sequence, data: event['data'] as ProjectState });
+      latest.set(uid, { sequence, data: event['data'] as Record<string, unknown> });
   }
-  return new Map([...latest].map(([uid, { data }]) => [uid, data]));
+  return new Map([...latest].map(([uid, { data }]) => [uid, stateOfSnapshot(data)]));
 }
 
 function sorted(value: unknown): unknown {
@@ -106,9 +127,20 @@ function sorted(value: unknown): unknown {
   );
 }
 
-/** Every project as GET /projects shows it to an admin (ProjectFull), by uid. */
+/** Every project (GET /projects, as an admin), each as GET /projects/{uid} and GET …/settings show it. */
 export async function currentProjects(service: TestApp): Promise<Map<string, ProjectState>> {
-  const response = await service.request.get('/projects').set('Authorization', admin()).expect(200);
-  const projects = (response.body as { projects: ProjectState[] }).projects;
-  return new Map(projects.map((project) => [String(project['uid']), project]));
+  const list = await service.request.get('/projects').set('Authorization', admin()).expect(200);
+  const uids = (list.body as { projects: { uid: string }[] }).projects.map((project) => project.uid);
+  const current = new Map<string, ProjectState>();
+  for (const uid of uids) {
+    const [base, settings] = await Promise.all([
+      service.request.get(`/projects/${uid}`).set('Authorization', admin()).expect(200),
+      service.request.get(`/projects/${uid}/settings`).set('Authorization', admin()).expect(200),
+    ]);
+    current.set(uid, {
+      base: base.body as Record<string, unknown>,
+      settings: settings.body as Record<string, unknown>,
+    });
+  }
+  return current;
 }

@@ -177,6 +177,31 @@ describe('the snapshot command', () => {
     expect(Number(written.event['sequence'])).toBe(Number(lastSnapshot.event['sequence']) + 1);
     expect((lastSnapshot.event['data'] as { name: string }).name).toBe('Busy 5');
   });
+
+  it('gives a project as GET /projects/{uid} answers, its settings as GET /projects/{uid}/settings answers', async () => {
+    const { uid } = await createProject(service, { parent_uid: root, name: 'Settings changed last' });
+    await service.request
+      .put(`/projects/${uid}/settings`)
+      .set('Authorization', admin())
+      .send({ mission_statement: 'changed after the base', writers: [{ username: 'later' }] })
+      .expect(200);
+    const base = await service.request.get(`/projects/${uid}`).set('Authorization', admin()).expect(200);
+    const settings = await service.request
+      .get(`/projects/${uid}/settings`)
+      .set('Authorization', admin())
+      .expect(200);
+    // The settings changed after the base: the two parts' updated_at differ.
+    const baseBody = base.body as { updated_at: string };
+    const settingsBody = settings.body as { updated_at: string };
+    expect(Date.parse(settingsBody.updated_at)).toBeGreaterThan(Date.parse(baseBody.updated_at));
+
+    await runSnapshot({ ...commandOptions(), readers: snapshotReaders() });
+    const watch = await freshConsumer();
+    const snapshot = watch.events
+      .filter((e) => e.event['subject'] === uid && e.event['type'] === 'project.snapshot')
+      .at(-1);
+    expect(snapshot?.event['data']).toEqual({ ...baseBody, settings: settingsBody });
+  });
 });
 
 describe('the replay command against the running service', () => {

@@ -1,20 +1,18 @@
 import {
   deleteStream,
+  describeXSync,
   freePort,
   natsUrlForTests,
   uniqueEventNames,
   useTestApp,
-  watchEvents,
-  type EventWatch,
+  type SyncedWrite,
   type TestApp,
 } from '@repo/testing';
+import type { Test } from 'supertest';
 import { createTestApp, testAuthConfig, useProjectService } from '../app';
 import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
-import { openStreamReader, waitForEventsOf, type StreamReader } from './event-assertions';
 
-// X-Sync (../../shared/spec/events.md): `true` waits for the write's PubAck and says how it went in
-// X-Sync-Status; `false` or absent, and failing writes, carry no X-Sync-Status; events off answer
-// `disabled`; NATS unreachable answers `pending` within the bound, the write committed.
+// X-Sync on project-service's four writes (@repo/testing's suite, the same as code-hosting-api's).
 
 const natsUrl = natsUrlForTests() as string;
 const names = uniqueEventNames('x sync');
@@ -37,179 +35,125 @@ const unreachable = useTestApp(async (source) =>
   }),
 );
 
-let watch: EventWatch;
-/** Open before the writes: a read right after a response sees the stream as it was then. */
-let reader: StreamReader;
-
-beforeAll(async () => {
-  watch = await watchEvents(natsUrl, { stream: names.stream });
-  reader = await openStreamReader(natsUrl, names.stream);
-});
-
 afterAll(async () => {
-  await reader?.close();
-  await watch?.close();
   await deleteStream(natsUrl, names.stream);
 });
 
-type Write = 'create' | 'update base' | 'update settings' | 'delete';
-const WRITES: Write[] = ['create', 'update base', 'update settings', 'delete'];
-const ACTIONS: Record<Write, string> = {
-  create: 'created',
-  'update base': 'updated',
-  'update settings': 'settings_updated',
-  delete: 'deleted',
-};
-const SUCCESS: Record<Write, number> = {
-  create: 201,
-  'update base': 200,
-  'update settings': 200,
-  delete: 204,
-};
+const subjectOf = (uid: string, action: string) => `${names.subjectPrefix}projects.${uid}.${action}`;
+const requestIdOf = (write: string) => `${write}-${uniqueSlug('req')}`;
 
-/**
- * Sends one write of kind `write` to `app` (with `sync` as X-Sync, none when undefined); for all but
- * create, on a fresh project made first.
- */
-async function sendWrite(app: TestApp, write: Write, sync: string | undefined) {
-  const root = await rootUid(app);
-  const withSync = <T extends { set(name: string, value: string): T }>(test: T) =>
-    sync === undefined ? test : test.set('X-Sync', sync);
-  const requestId = `${write.replace(' ', '-')}-${uniqueSlug('req')}`;
-  if (write === 'create') {
-    const started = performance.now();
-    const response = await withSync(
-      app.request
-        .post('/projects')
-        .set('Authorization', admin())
-        .set('X-Request-Id', requestId)
-        .send({ slug: uniqueSlug('sync'), name: 'Synced', description: '', parent_uid: root }),
-    );
-    const answeredAt = Date.now();
-    return {
-      response,
-      uid: (response.body as { uid?: string }).uid,
-      ms: performance.now() - started,
-      answeredAt,
-    };
-  }
-  const project = await createProject(app, { parent_uid: root });
-  const started = performance.now();
-  const response = await withSync(
-    write === 'update base'
-      ? app.request
-          .put(`/projects/${project.uid}`)
-          .set('Authorization', admin())
-          .set('X-Request-Id', requestId)
-          .send({ slug: project.slug, name: 'Renamed', description: 'x', parent_uid: root })
-      : write === 'update settings'
-        ? app.request
-            .put(`/projects/${project.uid}/settings`)
-            .set('Authorization', admin())
-            .set('X-Request-Id', requestId)
-            .send({ mission_statement: 'synced', writers: [{ username: 'w' }] })
-        : app.request
-            .delete(`/projects/${project.uid}`)
-            .set('Authorization', admin())
-            .set('X-Request-Id', requestId),
-  );
-  return { response, uid: project.uid, ms: performance.now() - started, answeredAt: Date.now() };
+/** Stored: GET shows what the write answered (a deleted project is gone). */
+async function expectShown(app: TestApp, path: string, response: { body: unknown }, status = 200) {
+  const stored = await app.request.get(path).set('Authorization', admin());
+  expect(stored.status).toBe(status);
+  // A create answers ProjectFull, a superset of the base.
+  if (status === 200) expect(response.body).toMatchObject(stored.body as object);
 }
 
-describe('X-Sync: true with events on', () => {
-  it.each(WRITES)('%s answers published, its event already in the stream', async (write) => {
-    const { response, uid, answeredAt } = await sendWrite(service, write, 'true');
-    // Read from JetStream before anything else happens: the PubAck came before the response.
-    const subject = `${names.subjectPrefix}projects.${uid}.${ACTIONS[write]}`;
-    const stored = await reader.lastOn(subject);
-    expect(response.status).toBe(SUCCESS[write]);
-    expect(response.headers['x-sync-status']).toBe('published');
-    expect(stored?.event['requestid']).toBe(response.headers['x-request-id']);
-    expect(stored?.msgId).toBe(stored?.event['id']);
-    // Stored by JetStream (its clock: this machine's) before the response came back.
-    expect(stored?.storedAt).toBeLessThanOrEqual(answeredAt);
-  });
+/** A write of one existing project, made first under the root. */
+function onProject(
+  status: number,
+  action: string,
+  request: (app: TestApp, uid: string, slug: string, root: string) => Test,
+  shownAt: (uid: string) => { path: string; status?: number },
+): SyncedWrite {
+  return {
+    status,
+    async send(app, withSync) {
+      const root = await rootUid(app);
+      const project = await createProject(app, { parent_uid: root });
+      const response = await withSync(
+        request(app, project.uid, project.slug, root)
+          .set('Authorization', admin())
+          .set('X-Request-Id', requestIdOf(action)),
+      );
+      const shown = shownAt(project.uid);
+      return {
+        response,
+        subject: subjectOf(project.uid, action),
+        expectStored: () => expectShown(app, shown.path, response, shown.status),
+      };
+    },
+  };
+}
 
-  it('counts the event in the stream by the time a create answers', async () => {
-    await watch.settled();
-    const before = await reader.messages();
-    const { response } = await sendWrite(service, 'create', 'true');
-    const after = await reader.messages();
-    expect(response.headers['x-sync-status']).toBe('published');
-    expect(after).toBe(before + 1);
-  });
-});
-
-describe.each([
-  ['false', 'false'],
-  ['absent', undefined],
-])('X-Sync %s', (_name, sync) => {
-  it.each(WRITES)('%s answers without X-Sync-Status, and its event is published anyway', async (write) => {
-    const { response, uid } = await sendWrite(service, write, sync);
-    expect(response.status).toBe(SUCCESS[write]);
-    expect(response.headers['x-sync-status']).toBeUndefined();
-    const events = await waitForEventsOf(watch, uid as string, write === 'create' ? 1 : 2);
-    expect(events.at(-1)?.subject).toBe(`${names.subjectPrefix}projects.${uid}.${ACTIONS[write]}`);
-  });
-});
-
-describe('X-Sync: true on a write that fails', () => {
-  it('carries no X-Sync-Status (409, 412, 400, 404)', async () => {
-    const root = await rootUid(service);
-    const project = await createProject(service, { parent_uid: root });
-    const failures = [
-      service.request
-        .post('/projects')
-        .send({ slug: project.slug, name: 'dup', description: '', parent_uid: root })
-        .expect(409),
-      service.request
-        .put(`/projects/${project.uid}`)
-        .set('If-Match', '"b7"')
-        .send({ slug: project.slug, name: 'stale', description: '', parent_uid: root })
-        .expect(412),
-      service.request.put(`/projects/${project.uid}/settings`).send({ writers: 'not a list' }).expect(400),
-      service.request.delete('/projects/00000000-0000-4000-8000-000000000000').expect(404),
-      service.request.delete(`/projects/${root}`).expect(400),
+describeXSync({
+  natsUrl,
+  stream: names.stream,
+  service,
+  eventsOff,
+  unreachable,
+  unreachableSyncMs: UNREACHABLE_SYNC_MS,
+  writes: {
+    create: {
+      status: 201,
+      async send(app, withSync) {
+        const root = await rootUid(app);
+        const response = await withSync(
+          app.request
+            .post('/projects')
+            .set('Authorization', admin())
+            .set('X-Request-Id', requestIdOf('create'))
+            .send({ slug: uniqueSlug('sync'), name: 'Synced', description: '', parent_uid: root }),
+        );
+        const uid = String((response.body as { uid?: string }).uid);
+        return {
+          response,
+          subject: subjectOf(uid, 'created'),
+          expectStored: () => expectShown(app, `/projects/${uid}`, response),
+        };
+      },
+    },
+    'update base': onProject(
+      200,
+      'updated',
+      (app, uid, slug, root) =>
+        app.request
+          .put(`/projects/${uid}`)
+          .send({ slug, name: 'Renamed', description: 'x', parent_uid: root }),
+      (uid) => ({ path: `/projects/${uid}` }),
+    ),
+    'update settings': onProject(
+      200,
+      'settings_updated',
+      (app, uid) =>
+        app.request
+          .put(`/projects/${uid}/settings`)
+          .send({ mission_statement: 'synced', writers: [{ username: 'w' }] }),
+      (uid) => ({ path: `/projects/${uid}/settings` }),
+    ),
+    delete: onProject(
+      204,
+      'deleted',
+      (app, uid) => app.request.delete(`/projects/${uid}`),
+      (uid) => ({ path: `/projects/${uid}`, status: 404 }),
+    ),
+  },
+  async failing(app) {
+    const root = await rootUid(app);
+    const project = await createProject(app, { parent_uid: root });
+    const failures: [number, Test][] = [
+      [
+        409,
+        app.request
+          .post('/projects')
+          .send({ slug: project.slug, name: 'dup', description: '', parent_uid: root }),
+      ],
+      [
+        412,
+        app.request
+          .put(`/projects/${project.uid}`)
+          .set('If-Match', '"b7"')
+          .send({ slug: project.slug, name: 'stale', description: '', parent_uid: root }),
+      ],
+      [400, app.request.put(`/projects/${project.uid}/settings`).send({ writers: 'not a list' })],
+      [404, app.request.delete('/projects/00000000-0000-4000-8000-000000000000')],
+      [400, app.request.delete(`/projects/${root}`)],
     ];
-    for (const request of failures) {
-      const response = await request.set('Authorization', admin()).set('X-Sync', 'true');
-      expect(response.headers['x-sync-status']).toBeUndefined();
-    }
-  });
-});
-
-describe('X-Sync with events off', () => {
-  it.each(WRITES)('%s answers disabled', async (write) => {
-    const { response } = await sendWrite(eventsOff, write, 'true');
-    expect(response.status).toBe(SUCCESS[write]);
-    expect(response.headers['x-sync-status']).toBe('disabled');
-  });
-
-  it('answers no X-Sync-Status to X-Sync: false', async () => {
-    const { response } = await sendWrite(eventsOff, 'update base', 'false');
-    expect(response.status).toBe(200);
-    expect(response.headers['x-sync-status']).toBeUndefined();
-  });
-});
-
-describe('X-Sync: true with NATS unreachable', () => {
-  it.each(WRITES)('%s succeeds with pending within the bound, and is stored', async (write) => {
-    const { response, uid, ms } = await sendWrite(unreachable, write, 'true');
-    expect(response.status).toBe(SUCCESS[write]);
-    expect(response.headers['x-sync-status']).toBe('pending');
-    // The bound, plus what the write itself takes on a busy machine.
-    expect(ms).toBeLessThan(UNREACHABLE_SYNC_MS + 1500);
-    // Stored: GET shows what the write answered (a create answers ProjectFull, a superset of the
-    // base; a deleted project is gone).
-    const readBack = write === 'update settings' ? `/projects/${uid}/settings` : `/projects/${uid}`;
-    const stored = await unreachable.request.get(readBack).set('Authorization', admin());
-    expect(stored.status).toBe(write === 'delete' ? 404 : 200);
-    expect(response.body).toMatchObject(write === 'delete' ? {} : (stored.body as object));
-  });
-
-  it('answers writes without X-Sync as usual', async () => {
-    const { response } = await sendWrite(unreachable, 'create', undefined);
-    expect(response.status).toBe(201);
-    expect(response.headers['x-sync-status']).toBeUndefined();
-  });
+    return failures.map(([status, request]) => ({ status, request: request.set('Authorization', admin()) }));
+  },
+  invalid: {
+    status: 400,
+    body: { code: '400', message: expect.stringContaining('X-Sync') },
+  },
 });

@@ -40,12 +40,13 @@ export function attachmentRoutes(
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
     params: s.IssueParams,
     operationId: 'issueCreateIssueAttachment',
+    xSync: true,
     summary: 'Create an issue attachment',
     query: s.AttachmentUploadQuery,
     formData: s.AttachmentUploadForm,
     response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [400, 401, 403, 404, 413, 422, 423],
-    async handle({ req, res, caller, query, params }) {
+    async handle({ req, res, caller, query, params, settleSync }) {
       // Every refusal that needs no byte of the file comes first.
       const target = await attachments.uploadTarget(
         caller,
@@ -62,6 +63,7 @@ export function attachmentRoutes(
       });
       if (!written) throw badRequest('attachment: the multipart part "attachment" (a file) is required');
       const attachment = await attachments.recordUpload(target, written);
+      await settleSync();
       res.status(201).json(wire.toAttachment(attachment));
     },
   });
@@ -91,6 +93,7 @@ export function attachmentRoutes(
     path: attachmentPath,
     params: s.AttachmentParams,
     operationId: 'issueEditIssueAttachment',
+    xSync: true,
     summary: 'Edit an issue attachment',
     body: s.EditAttachmentOptions,
     auth: {
@@ -99,14 +102,15 @@ export function attachmentRoutes(
     },
     response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [401, 403, 404, 422, 423],
-    async withToken({ res, token, body, params }) {
+    async withToken({ res, token, body, params, settleSync }) {
       const { owner, repo, index, attachment_id: id } = params;
       const attachment = await attachments.renameWithToken(token, { owner, repo, index, id }, body.name);
       if (!attachment) return false;
+      await settleSync();
       res.status(201).json(wire.toAttachment(attachment));
       return true;
     },
-    async handle({ res, caller, body, params, withTokenDeclined }) {
+    async handle({ res, caller, body, params, withTokenDeclined, settleSync }) {
       const attachment = await attachments.rename(
         caller,
         params.owner,
@@ -116,6 +120,7 @@ export function attachmentRoutes(
         body.name,
         !withTokenDeclined,
       );
+      await settleSync();
       // The seed (and Gitea) answer an edit with 201.
       res.status(201).json(wire.toAttachment(attachment));
     },
@@ -126,11 +131,13 @@ export function attachmentRoutes(
     path: attachmentPath,
     params: s.AttachmentParams,
     operationId: 'issueDeleteIssueAttachment',
+    xSync: true,
     summary: 'Delete an issue attachment',
     response: { status: 204, description: 'empty' },
     errors: [401, 403, 404, 423],
-    async handle({ res, caller, params }) {
+    async handle({ res, caller, params, settleSync }) {
       await attachments.remove(caller, params.owner, params.repo, params.index, params.attachment_id);
+      await settleSync();
       res.status(204).end();
     },
   });

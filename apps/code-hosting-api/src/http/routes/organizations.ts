@@ -87,19 +87,22 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     method: 'post',
     path: '/orgs',
     operationId: 'orgCreate',
+    xSync: true,
     summary: 'Create an organization',
     body: s.CreateOrgOption,
     auth: { authorize: ({ caller }) => organizations.assertMayCreate(caller) },
     response: { status: 201, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 422],
-    async withToken({ res, token, body }) {
+    async withToken({ res, token, body, settleSync }) {
       const made = await organizations.createWithToken(token, body.username, organizationFieldsOf(body));
       if (!made) return false;
+      await settleSync();
       res.status(201).json(wire.toOrganization(made.organization, made.caller));
       return true;
     },
-    async handle({ res, caller, body }) {
+    async handle({ res, caller, body, settleSync }) {
       const org = await organizations.create(caller, body.username, organizationFieldsOf(body));
+      await settleSync();
       res.status(201).json(wire.toOrganization(org, caller));
     },
   });
@@ -126,24 +129,27 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     method: 'patch',
     path: '/orgs/{org}',
     operationId: 'orgEdit',
+    xSync: true,
     summary: 'Edit an organization',
     body: s.EditOrgOption,
     auth: { authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org) },
     response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 404, 422],
-    async withToken({ res, token, body, params }) {
+    async withToken({ res, token, body, params, settleSync }) {
       const edited = await organizations.editWithToken(token, params.org, organizationFieldsOf(body));
       if (!edited) return false;
+      await settleSync();
       res.json(wire.toOrganization(edited.organization, edited.caller));
       return true;
     },
-    async handle({ res, caller, body, params, withTokenDeclined }) {
+    async handle({ res, caller, body, params, withTokenDeclined, settleSync }) {
       const org = await organizations.edit(
         caller,
         params.org,
         organizationFieldsOf(body),
         !withTokenDeclined,
       );
+      await settleSync();
       res.json(wire.toOrganization(org, caller));
     },
   });
@@ -152,13 +158,15 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     method: 'post',
     path: '/orgs/{org}/rename',
     operationId: 'renameOrg',
+    xSync: true,
     summary: 'Rename an organization',
     body: s.RenameOrgOption,
     auth: { authorize: ({ caller, params }) => organizations.renamableOrganization(caller, params.org) },
     response: { status: 204, description: 'renamed' },
     errors: [401, 403, 404, 422],
-    async handle({ res, caller, body, params }) {
+    async handle({ res, caller, body, params, settleSync }) {
       await organizations.rename(caller, params.org, body.new_name);
+      await settleSync();
       res.status(204).end();
     },
   });
@@ -167,11 +175,13 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     method: 'delete',
     path: '/orgs/{org}',
     operationId: 'orgDelete',
+    xSync: true,
     summary: 'Delete an organization',
     response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404, 409],
-    async handle({ res, caller, params }) {
+    async handle({ res, caller, params, settleSync }) {
       await organizations.remove(caller, params.org);
+      await settleSync();
       res.status(204).end();
     },
   });

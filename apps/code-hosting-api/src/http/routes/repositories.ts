@@ -92,11 +92,14 @@ export function repositoryRoutes(table: RouteTable, { repositories, wire }: ApiS
     method: 'delete',
     path: '/repos/{owner}/{repo}',
     operationId: 'repoDelete',
+    // Its attachments' attachment.deleted events.
+    xSync: true,
     summary: 'Delete a repository',
     response: { status: 204, description: 'deleted' },
     errors: [401, 403, 404],
-    async handle({ res, caller, params }) {
+    async handle({ res, caller, params, settleSync }) {
       await repositories.remove(caller, params.owner, params.repo);
+      await settleSync();
       res.status(204).end();
     },
   });
