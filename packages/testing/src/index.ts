@@ -51,6 +51,7 @@ export {
 export { findGo, goInteropRequired, goForTests, type GoLookup } from './go';
 export {
   readmeWalkthrough,
+  runsGo,
   runBash,
   missingInOrder,
   type Walkthrough,
