@@ -47,14 +47,14 @@ const notModifiedResponse = { description: 'not modified', headers: etagHeader }
 /** Every operation: a bearer JWT. */
 const bearer: RouteAuth = { scheme: 'bearer' };
 const CreateHeaders = WriteHeaders.pick({ 'X-Sync': true });
-/** A read of one project: a malformed uid names no project, so 404 (the seed lists no 400 for reads). */
+/** A read of one project: a malformed uid names no project, so 404 (the interface lists no 400 for reads). */
 const readOneProject = {
   params: UidPath,
   query: VersionQuery,
   headers: ReadHeaders,
   malformedParams: projectNotFound,
 };
-/** A write of one project: a malformed uid is a 400 (the seed lists 400 for writes). */
+/** A write of one project: a malformed uid is a 400 (the interface lists 400 for writes). */
 const writeOneProject = { params: UidPath, query: VersionQuery, headers: WriteHeaders };
 
 function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
@@ -124,7 +124,7 @@ export interface ProjectRouteOptions {
   sync?: SyncOptions;
 }
 
-/** The seven operations of the seed: parse (the table does), call the use case, convert, send. */
+/** The seven operations (docs/contracts/project-service.md): parse (the table does), call the use case, convert, send. */
 export function projectRoutes(projects: ProjectService, options: ProjectRouteOptions = {}): RouteTable {
   const table = new RouteTable();
   const unpagedLists = options.unpagedLists ?? new ConcurrencyGate(UNPAGED_LIST_DEFAULTS);

@@ -26,7 +26,7 @@ export const syncStatusHeader: ResponseHeaders = {
 };
 
 /**
- * X-Sync (../shared/spec/events.md): for `true`, waits (bounded) until the change events this
+ * X-Sync (docs/events.md): for `true`, waits (bounded) until the change events this
  * request's committed write recorded are acknowledged by JetStream, and sets X-Sync-Status. Never
  * fails: the write is committed, so the answer is its success either way.
  */

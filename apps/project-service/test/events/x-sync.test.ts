@@ -12,7 +12,7 @@ import { createTestApp, testAuthConfig, useProjectService } from '../app';
 import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
 import { openStreamReader, waitForEventsOf, type StreamReader } from './event-assertions';
 
-// X-Sync (../../shared/spec/events.md): `true` waits for the write's PubAck and says how it went in
+// X-Sync (docs/events.md): `true` waits for the write's PubAck and says how it went in
 // X-Sync-Status; `false` or absent, and failing writes, carry no X-Sync-Status; events off answer
 // `disabled`; NATS unreachable answers `pending` within the bound, the write committed.
 

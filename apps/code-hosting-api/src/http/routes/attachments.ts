@@ -116,7 +116,7 @@ export function attachmentRoutes(
         body.name,
         !withTokenDeclined,
       );
-      // The seed (and Gitea) answer an edit with 201.
+      // The contract (and Gitea) answer an edit with 201.
       res.status(201).json(wire.toAttachment(attachment));
     },
   });
