@@ -60,7 +60,8 @@ export function startRoot(
       });
   const lines: string[] = [];
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    // Once its output is all read, too.
+    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   const listeners: (() => void)[] = [];
   const read = (stream: NodeJS.ReadableStream | null) => {
@@ -71,6 +72,10 @@ export function startRoot(
       pending = parts.pop() ?? '';
       for (const part of parts) lines.push(part.replace(/\r/g, '').replace(ANSI, ''));
       for (const listener of listeners) listener();
+    });
+    // What the command leaves after its last newline (a prompt-less terminal shows it too).
+    stream?.on('end', () => {
+      if (pending !== '') lines.push(pending.replace(/\r/g, '').replace(ANSI, ''));
     });
   };
   read(child.stdout);

@@ -195,11 +195,24 @@ describe('npm start at the root', () => {
     await fetch(`${urls['project-service']}/projects`);
     await fetch(`${urls['code-hosting-api']}/api/v1/user`);
 
-    await running.waitForLine((line) => /GET \/projects 401 \d+ms/.test(line));
-    await running.waitForLine((line) => /GET \/api\/v1\/user 401 \d+ms/.test(line));
+    // A refused request: one line, with the reason the client was given.
+    await running.waitForLine((line) => /GET \/projects 401 \d+ms: missing Authorization header$/.test(line));
+    await running.waitForLine((line) => /GET \/api\/v1\/user 401 \d+ms: token is required$/.test(line));
+    expect(running.lines.filter((line) => line.includes('GET /projects'))).toHaveLength(1);
+    expect(running.lines.filter((line) => line.includes('GET /api/v1/user'))).toHaveLength(1);
     expect(jsonLines(running.lines, 'project-service')).toEqual([]);
     expect(jsonLines(running.lines, 'code-hosting-api')).toEqual([]);
     await interruptAndExpectCleanStop(running);
+    // Nothing after the stop lines: no progress spinner's last frame (npm draws one, `⠙` or `\`).
+    expect(running.lines.filter((line) => line.trim() !== '').at(-1)).toMatch(/ stopped$/);
+  });
+
+  it('leaves nothing of a spinner on the terminal when an npm script ends', async () => {
+    running = startRoot({}, { tty: true, command: 'npm run sync:copies -- --check' });
+    expect(await running.exited).toBe(0);
+    expect(running.lines.filter((line) => line.trim() !== '').at(-1)).toMatch(
+      /copies match apps\/project-service$/,
+    );
   });
 });
 

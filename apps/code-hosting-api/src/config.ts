@@ -20,7 +20,8 @@ import {
 
 /**
  * The Gitea release whose API v1 the service follows: the reference Swagger document
- * (shared/reference) is Gitea 1.23's, and the operations in scope behave as 1.23's.
+ * (test/fixtures/gitea-api-v1-subset.swagger.json) is Gitea 1.23's, and the operations in scope
+ * behave as 1.23's.
  */
 export const GITEA_API_VERSION = '1.23.8';
 

@@ -2,7 +2,7 @@ import { useCodeHostingApi } from './app';
 import { adminToken, addToTeam, api, auth, createTeam, createUser, type Actor } from './actors';
 import { createIssue, issueFixture, upload, uploaded, type IssueFixture } from './attachment-fixtures';
 
-// Seed rule 1 over every kind of caller: who may create, edit and delete an issue's attachments.
+// Attachment rule 1 (docs/contracts/code-hosting-api.md) over every kind of caller: who may create, edit and delete an issue's attachments.
 
 const service = useCodeHostingApi();
 

@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// The seed's attachment table (every status of each operation) and its numbered rules.
+// The contract's attachment table (every status of each operation) and its numbered rules
+// (docs/contracts/code-hosting-api.md).
 
 const LIMIT = 1024;
 const service = useCodeHostingApi({ attachmentMaxSize: LIMIT });
@@ -46,7 +47,7 @@ async function archivedWithAttachment() {
   return { archived, attachment };
 }
 
-describe('the seed’s statuses, operation by operation', () => {
+describe('the contract’s statuses, operation by operation', () => {
   it('issueListIssueAttachments: 200, 404', async () => {
     const attachment = await uploaded(service, issue.assets, issue.owner.token);
     const listed = await service.request.get(issue.assets).expect(200);
@@ -144,7 +145,7 @@ describe('the seed’s statuses, operation by operation', () => {
   });
 });
 
-describe('the seed’s attachment rules', () => {
+describe('the contract’s attachment rules', () => {
   it('rule 1: create, edit and delete need the poster, an admin or a writer, else 403 naming the write permission', async () => {
     const response = await upload(service, issue.assets, outsider.token, Buffer.from('x'), 'a.txt').expect(
       403,

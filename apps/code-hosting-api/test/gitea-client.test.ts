@@ -152,7 +152,7 @@ describe('gitea-js against the service', () => {
     expect(await failureStatus(owner.api.orgs.orgGet('js-org-renamed'))).toBe(404);
   });
 
-  it('reports the seed’s error statuses through the client', async () => {
+  it('reports the contract’s error statuses through the client', async () => {
     const owner = await newUser('js-errors');
     expect(await failureStatus(client().orgs.orgCreate({ username: 'anon-org' }))).toBe(401);
     expect(await failureStatus(owner.api.orgs.orgCreate({ username: 'explore' }))).toBe(422);

@@ -167,6 +167,27 @@ describe('responses conform to the served document and to Gitea’s definitions'
     );
   });
 
+  it('describes the token and access_token query schemes as accepted, which they are', async () => {
+    const document = await service.request.get('/swagger.v1.json').expect(200);
+    const schemes = document.body.components.securitySchemes as Record<
+      string,
+      { in: string; name: string; description: string }
+    >;
+    const user = await createUser(service, 'query-token');
+    for (const scheme of [schemes['Token']!, schemes['AccessToken']!]) {
+      expect({ name: scheme.name, in: scheme.in }).toEqual({ name: expect.any(String), in: 'query' });
+      // What the Authorize dialog says of it is what the service does.
+      expect(scheme.description).toMatch(/\baccepted\b/i);
+      expect(scheme.description).not.toMatch(/\bremov/i);
+      expect(scheme.description).toContain('AuthorizationHeaderToken');
+      const answer = await service.request
+        .get(`${api}/user`)
+        .query({ [scheme.name]: user.token })
+        .expect(200);
+      expect(answer.body.login).toBe(user.username);
+    }
+  });
+
   it('documents the path parameters as Gitea does: issue indexes and attachment ids are int64', async () => {
     const document = await service.request.get('/swagger.v1.json').expect(200);
     type Parameter = { name: string; in: string; type?: string; format?: string; schema?: Parameter };

@@ -7,7 +7,7 @@ import { createProject, rootUid, uniqueSlug } from './project-fixtures';
 // src/db/project-access.ts). On random trees they must agree: the list shows a caller
 // exactly the projects a GET lets that caller view. The common writes check the right in SQL too,
 // in the statement that writes (writeGuard in project-access.ts): on random trees they must answer
-// as the spec's rule says (writers and auditors inherit down the tree, a writer of the parent may
+// as the contract's rule says (writers and auditors inherit down the tree, a writer of the parent may
 // delete), and write nothing when they refuse. Each run builds a tree in the database, so the runs
 // are few (ACCESS_RUNS for more).
 const RUNS = Number(process.env.ACCESS_RUNS ?? 20);
@@ -80,7 +80,7 @@ describe('who may view a project', () => {
   }, 120_000);
 });
 
-/** The spec's rule, restated over a tree's specs: the roles of `principal` along node `index`'s chain. */
+/** The contract's rule, restated over a tree's specs: the roles of `principal` along node `index`'s chain. */
 function rolesAlongChain(nodes: NodeSpec[], index: number, role: string) {
   let writer = false;
   let auditor = false;

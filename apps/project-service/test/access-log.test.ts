@@ -106,6 +106,54 @@ describe("the service's log lines", () => {
   });
 });
 
+// eslint-disable-next-line no-control-regex
+const COLOURS = /\u001b\[[0-9;]*m/g;
+
+// LOG_FORMAT=pretty, as on a terminal: what a person reads, colours removed.
+function terminal(level: string) {
+  const printed: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      printed.push(...chunk.toString('utf8').replace(COLOURS, '').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = useTestApp(async (source) => {
+    const database = connectPrisma(source);
+    const logger = createLogger(level, 'pretty', out);
+    return { app: buildApp({ database, logger, auth: testAuthConfig }), close: () => database.close() };
+  });
+  return { app, printed };
+}
+
+const pretty = terminal('info');
+const prettyWarn = terminal('warn');
+
+describe('on a terminal', () => {
+  it('prints one readable line per request, a refused one with the message the client got', async () => {
+    const slug = `pretty-${randomUUID()}`;
+    await pretty.app.request
+      .get(`/projects?slug=${slug}`)
+      .set('Authorization', bearer(ADMIN_PRINCIPAL))
+      .expect(200);
+    await pretty.app.request.get(`/projects?slug=${slug}-refused`).expect(401);
+    const mine = pretty.printed.filter((line) => line.includes(slug) || line.includes('rejected'));
+    expect(mine).toEqual([
+      expect.stringMatching(new RegExp(`INFO: GET /projects\\?slug=${slug} 200 \\d+ms$`)),
+      expect.stringMatching(
+        new RegExp(`INFO: GET /projects\\?slug=${slug}-refused 401 \\d+ms: missing Authorization header$`),
+      ),
+    ]);
+  });
+
+  it('above info, prints a refusal alone, as readably', async () => {
+    await prettyWarn.app.request.get('/projects/not-a-project').expect(401);
+    expect(prettyWarn.printed).toEqual([
+      expect.stringMatching(/WARN: GET \/projects\/not-a-project 401: missing Authorization header$/),
+    ]);
+  });
+});
+
 describe('redactedUrl', () => {
   it.each([
     ['/projects', '/projects'],

@@ -46,7 +46,7 @@ function expectMatchesDocument(path: string, method: string, response: { status:
 }
 
 describe('the served OpenAPI document', () => {
-  it('is an OpenAPI 3 document with the seven operations of the seed', () => {
+  it('is an OpenAPI 3 document with the seven operations of the contract', () => {
     expect(document.openapi).toMatch(/^3\./);
     const operationIds = Object.values(document.paths).flatMap((methods) =>
       Object.values(methods).map((op) => op.operationId),
@@ -64,7 +64,7 @@ describe('the served OpenAPI document', () => {
     );
   });
 
-  it('declares the seed enum values, including Neutral-2 and Pre-NEUTRAL', () => {
+  it('declares the contract’s enum values, including Neutral-2 and Pre-NEUTRAL', () => {
     const text = JSON.stringify(document.components.schemas['ProjectFull']);
     for (const value of [
       'Neutral-2',

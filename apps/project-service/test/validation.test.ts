@@ -66,7 +66,7 @@ describe('field validation', () => {
     ['category', CATEGORIES],
     ['stage', STAGES],
     ['legal_entity_type', LEGAL_ENTITY_TYPES],
-  ] as const)('accepts every %s value of the seed and rejects others', async (field, values) => {
+  ] as const)('accepts every %s value of the contract and rejects others', async (field, values) => {
     for (const value of values) {
       const response = await createWith({ [field]: value });
       expect([field, value, response.status]).toEqual([field, value, 201]);
@@ -77,7 +77,7 @@ describe('field validation', () => {
     expect(response.body.message).toMatch(new RegExp(`^${field}: must be one of `));
   });
 
-  it('accepts every funding_model value of the seed and rejects others', async () => {
+  it('accepts every funding_model value of the contract and rejects others', async () => {
     const accepted = await createWith({ funding_model: [...FUNDING_MODELS] });
     expect(accepted.status).toBe(201);
     expect(accepted.body.funding_model).toEqual([...FUNDING_MODELS]);
@@ -87,7 +87,7 @@ describe('field validation', () => {
     );
   });
 
-  it('spells the neutral category values exactly as the seed', async () => {
+  it('spells the neutral category values exactly as the contract', async () => {
     expect(CATEGORIES).toContain('Neutral-2');
     expect(CATEGORIES).toContain('Pre-NEUTRAL');
     const response = await createWith({ category: 'Pre-NEUTRAL' });

@@ -34,6 +34,9 @@ interface ErrorSummary {
 
 const MAX_LOGGED_CAUSES = 3;
 
+/** The message of the line a client error (4xx) is logged with: its status and the message the client got. */
+export const REQUEST_REJECTED = 'request rejected';
+
 const consoleLogger: ErrorLogger = {
   error: (fields, message) => console.error(message, fields),
   warn: (fields, message) => console.warn(message, fields),
@@ -95,7 +98,7 @@ function logFailure(logger: ErrorLogger, original: unknown, error: HttpError, re
       message: error.message,
       type: readString(original, 'type'),
     },
-    'request rejected',
+    REQUEST_REJECTED,
   );
 }
 

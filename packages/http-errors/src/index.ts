@@ -25,6 +25,7 @@ export { RETRY_AFTER_SECONDS } from './unavailable';
 export type { ValidationIssue } from './validation';
 export {
   createErrorHandler,
+  REQUEST_REJECTED,
   routeNotFound,
   type ErrorHandlerOptions,
   type ErrorLogger,

@@ -29,3 +29,10 @@ export function goForTests(suite: string, lookup: GoLookup = findGo()): boolean 
   });
   return false;
 }
+
+/** Where the Go toolchain keeps its build cache (`go env GOCACHE`), for a program run with another HOME. */
+export function goBuildCache(env: NodeJS.ProcessEnv = process.env): string {
+  const run = spawnSync('go', ['env', 'GOCACHE'], { encoding: 'utf8', env });
+  if (run.status !== 0) throw new Error(`go env GOCACHE exited ${run.status}: ${run.stderr.trim()}`);
+  return run.stdout.trim();
+}

@@ -53,6 +53,7 @@ export {
 export { findGo, goInteropRequired, goForTests, type GoLookup } from './go';
 export {
   readmeWalkthrough,
+  runsGo,
   runBash,
   missingInOrder,
   type Walkthrough,

@@ -4,28 +4,40 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface Walkthrough {
-  /** The section's shell blocks, joined in order: what a reader pastes into one shell. */
+  /** The shell blocks, in order. */
+  blocks: string[];
+  /** The blocks joined: what a reader pastes into one shell. */
   script: string;
   /** The `# → text` lines: text each command's output must show, in this order. */
   expected: string[];
 }
 
 /**
- * The shell blocks (```sh) of one README section, from its `## heading` to the next `## `.
- * Blocks that start a service (`npm start`) are the reader's first shell, not the walk-through's.
+ * What a reader pastes into one shell: the shell blocks (```sh) of a README from its top through
+ * the end of its `## heading` section, in order. Blocks that start a service (`npm start`) are the
+ * reader's first shell, not the walk-through's; `leaveOut` drops others (those a missing tool runs).
  */
-export function readmeWalkthrough(markdown: string, heading: string): Walkthrough {
+export function readmeWalkthrough(
+  markdown: string,
+  heading: string,
+  leaveOut: (block: string) => boolean = () => false,
+): Walkthrough {
   const start = markdown.indexOf(`\n## ${heading}\n`);
   if (start < 0) throw new Error(`no "## ${heading}" section`);
   const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end < 0 ? undefined : end);
-  const blocks = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+  const pasted = markdown.slice(0, end < 0 ? undefined : end);
+  const blocks = [...pasted.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
     .map((match) => match[1]!)
-    .filter((block) => !/^\s*npm start\b/m.test(block));
-  if (blocks.length === 0) throw new Error(`"## ${heading}" has no shell block`);
+    .filter((block) => !/^\s*npm start\b/m.test(block) && !leaveOut(block));
+  if (blocks.length === 0) throw new Error(`no shell block up to the end of "## ${heading}"`);
   const script = blocks.join('\n');
   const expected = [...script.matchAll(/^# → (.*)$/gm)].map((match) => match[1]!);
-  return { script, expected };
+  return { blocks, script, expected };
+}
+
+/** A block that runs the Go toolchain (`go run …`). */
+export function runsGo(block: string): boolean {
+  return /^\s*go\s/m.test(block);
 }
 
 export interface ScriptOutcome {

@@ -1,7 +1,7 @@
 import type { AccountRecord, AttachmentPlace, AttachmentRecord } from '../domain/records';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 
-// The change events of the stores' writes (../shared/spec/events.md), stated here so the stores
+// The change events of the stores' writes (docs/events.md), stated here so the stores
 // depend on an interface only: src/events/code-hosting-events.ts implements it (each resource in
 // its JSON API form), src/http/app.ts builds it. Absent when events are off (NATS_URL unset).
 

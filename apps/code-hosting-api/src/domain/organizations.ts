@@ -138,7 +138,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
     return edit.organization;
   }
 
-  /** Seed rule 2: site admins always; others when their account and the deployment allow it. */
+  /** Organization rule 2 (docs/contracts/code-hosting-api.md): site admins always; others when their account and the deployment allow it. */
   function assertMayCreate(caller: Caller): AccountRecord {
     const user = requireUser(caller);
     if (!mayCreate(caller)) throw forbidden('user is not allowed to create organizations');
@@ -168,7 +168,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
     ownedOrganization,
     renamableOrganization,
 
-    /** GET /orgs (seed rule 1): the organizations the caller may see (access.ts says which). */
+    /** GET /orgs (organization rule 1): the organizations the caller may see (access.ts says which). */
     async listAll(caller: Caller, options: ListOptions): Promise<Page<AccountRecord>> {
       // As Gitea's SearchUsers with an actor: private organizations show to their own members.
       const filter = { visibleTo: accountVisibilityScope(caller) };
@@ -244,7 +244,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return permissionsOf(membershipFrom(found.userTeams));
     },
 
-    /** POST /orgs (seed rule 2). */
+    /** POST /orgs (organization rule 2). */
     async create(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
       const user = assertMayCreate(caller);
       assertUsableAccountName(name, 'username');
@@ -284,7 +284,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return { caller: made.caller, organization: made.written };
     },
 
-    /** GET /orgs/{org} (seed rule 3); the email is blanked for anonymous callers by the HTTP layer. */
+    /** GET /orgs/{org} (organization rule 3); the email is blanked for anonymous callers by the HTTP layer. */
     get: visibleOrganization,
 
     /**
@@ -306,7 +306,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
     },
 
     /**
-     * PATCH /orgs/{org} (seed rules 4 and 6): only supplied fields change. `oneStatement`: false when
+     * PATCH /orgs/{org} (organization rules 4 and 6): only supplied fields change. `oneStatement`: false when
      * editWithToken has just declined (its statement wrote nothing, or it tried none).
      */
     async edit(
@@ -360,7 +360,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       };
     },
 
-    /** POST /orgs/{org}/rename (seed rules 4 and 5): the id, members, repositories and feed stay. */
+    /** POST /orgs/{org}/rename (organization rules 4 and 5): the id, members, repositories and feed stay. */
     async rename(caller: Caller, name: string, newName: string): Promise<void> {
       const org = await renamableOrganization(caller, name);
       if (newName === org.name) return;
@@ -372,7 +372,7 @@ export function organizationService(store: Store, settings: OrganizationSettings
       if (!renamed.value) throw notFound(`organization ${name} does not exist`);
     },
 
-    /** DELETE /orgs/{org} (seed rule 4): refused while the organization owns repositories. */
+    /** DELETE /orgs/{org} (organization rule 4): refused while the organization owns repositories. */
     async remove(caller: Caller, name: string): Promise<void> {
       const org = await ownedOrganization(caller, name);
       assertDangerZoneAllowed(caller);
@@ -382,8 +382,8 @@ export function organizationService(store: Store, settings: OrganizationSettings
     },
 
     /**
-     * GET /orgs/{org}/activities/feeds (seed rule 7): each entry with the caller's level on its
-     * repository; with `day` (a UTC midnight), the entries of that day only.
+     * GET /orgs/{org}/activities/feeds (organization rule 7): each entry with the caller's level on
+     * its repository; with `day` (a UTC midnight), the entries of that day only.
      */
     async feed(
       caller: Caller,

@@ -1,4 +1,4 @@
-// What code-hosting-api publishes (../shared/spec/events.md): the stream's default name, the
+// What code-hosting-api publishes (docs/events.md): the stream's default name, the
 // aggregates of its subjects, and each event type with the schema of its `data`. The AsyncAPI
 // document and the relay read it; the stores record the events.
 

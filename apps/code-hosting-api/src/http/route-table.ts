@@ -440,22 +440,25 @@ export class RouteTable {
 
   document(rootUrl: string): ReturnType<OpenApiGeneratorV3['generateDocument']> {
     // Gitea's schemes, one per credential form authentication.ts accepts (no TOTP: no account
-    // has a second factor), so Swagger UI's Authorize offers each of them.
-    const deprecatedQueryToken =
-      'Deprecated in Gitea (removal announced for 1.23); use AuthorizationHeaderToken instead.';
+    // has a second factor), so Swagger UI's Authorize offers each of them. The query tokens are
+    // accepted, here as by Gitea 1.23, whose own document announces their removal.
+    const queryToken = (name: string) =>
+      `An access token in the \`${name}\` query parameter. Accepted, as Gitea accepts it; ` +
+      "Gitea's document marks this form deprecated, so prefer AuthorizationHeaderToken: a URL can " +
+      'end up in browser history and in the logs of proxies.';
     const sudo = 'Sudo API request as the user provided as the key. Admin privileges are required.';
     this.registry.registerComponent('securitySchemes', 'BasicAuth', { type: 'http', scheme: 'basic' });
     this.registry.registerComponent('securitySchemes', 'Token', {
       type: 'apiKey',
       in: 'query',
       name: 'token',
-      description: deprecatedQueryToken,
+      description: queryToken('token'),
     });
     this.registry.registerComponent('securitySchemes', 'AccessToken', {
       type: 'apiKey',
       in: 'query',
       name: 'access_token',
-      description: deprecatedQueryToken,
+      description: queryToken('access_token'),
     });
     this.registry.registerComponent('securitySchemes', 'AuthorizationHeaderToken', {
       type: 'apiKey',

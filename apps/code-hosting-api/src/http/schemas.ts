@@ -67,8 +67,8 @@ export const CreateOrgOption = z
 export const EditOrgOption = z
   .object({
     // The Go SDK's EditOrgOption has no omitempty: every string the caller leaves unset goes out as
-    // "". The seed's rule is that only the fields supplied change, so "" is "not given" here (the
-    // spec's "optional strings"); `email: ""` alone clears, as the seed says.
+    // "". Organization rule 6 is that only the fields supplied change, so "" is "not given" here
+    // (the contract's "Clients unchanged"); `email: ""` alone clears, as the rule says.
     full_name: optionalField(z.string().max(100), { emptyIsAbsent: true }),
     email: optionalField(z.string().max(255)),
     description: optionalField(z.string().max(255), { emptyIsAbsent: true }),
@@ -171,7 +171,7 @@ export const CreateIssueOption = z
 
 export const EditIssueOption = z
   .object({
-    // An edit's `title` and `body` sent as "" are not given (the spec's "Clients unchanged").
+    // An edit's `title` and `body` sent as "" are not given (the contract's "Clients unchanged").
     title: optionalField(z.string().min(1).max(255), { emptyIsAbsent: true }),
     body: optionalField(z.string(), { emptyIsAbsent: true }),
     state: optionalField(z.enum(['open', 'closed']), { emptyIsAbsent: true }),

@@ -84,7 +84,7 @@ export function createWire(rootUrl: string) {
       id: org.id,
       name: org.name,
       full_name: org.fullName,
-      // Seed: the email is emptied for anonymous readers.
+      // Organization rule 3: the email is emptied for anonymous readers.
       email: signedIn ? org.email : '',
       avatar_url: avatarUrl(org),
       description: org.description,

@@ -10,7 +10,7 @@ import {
   type ExpectedEvent,
 } from './event-stream';
 
-// Every attachment write publishes exactly one change event (../shared/spec/events.md), with the
+// Every attachment write publishes exactly one change event (docs/events.md), with the
 // attachment as the API answered it; a refused write publishes none.
 
 const natsUrl = natsForEventTests('code-hosting-api attachment-events.test.ts', it);

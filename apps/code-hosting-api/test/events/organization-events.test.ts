@@ -10,7 +10,7 @@ import {
   type ExpectedEvent,
 } from './event-stream';
 
-// Every organization write publishes exactly one change event (../shared/spec/events.md), with the
+// Every organization write publishes exactly one change event (docs/events.md), with the
 // organization as the API answered it; a refused write publishes none.
 
 const natsUrl = natsForEventTests('code-hosting-api organization-events.test.ts', it);

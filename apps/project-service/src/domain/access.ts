@@ -24,7 +24,7 @@ export interface ProjectAccess {
 }
 
 /**
- * The role model of the spec, its one statement: writers and auditors inherit down the tree;
+ * The role model of the contract (docs/contracts/project-service.md), its one statement: writers and auditors inherit down the tree;
  * a writer is an auditor; a viewer is an auditor or anyone when public.
  * Its SQL lives in src/db/project-access.ts: membershipAlongChain gathers the facts this
  * decides on, and visibleToCaller is `view` for the whole list at once

@@ -15,7 +15,7 @@ import type {
 
 export const INVALID_PARENT = 'invalid parent project';
 
-/** The use cases of the seed's seven operations, over plain data. */
+/** The use cases of the seven operations, over plain data. */
 export function projectService(store: ProjectStore) {
   async function accessTo(caller: Caller, uid: string): Promise<ProjectAccess | undefined> {
     const membership = await store.membership(uid, caller.principal);

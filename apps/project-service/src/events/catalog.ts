@@ -1,4 +1,4 @@
-// What project-service publishes (../shared/spec/events.md): the stream's default name, the
+// What project-service publishes (docs/events.md): the stream's default name, the
 // aggregates of its subjects, and each event type with the schema of its `data`. The AsyncAPI
 // document and the relay read it; src/events/project-events.ts records the events.
 

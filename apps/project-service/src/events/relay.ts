@@ -43,7 +43,7 @@ export type RelayTuning = Partial<Pick<RelayOptions, 'batchSize' | 'claimMs' | '
 const MAX_BACKOFF_MS = 5000;
 /**
  * Claims left by a relay that died are taken over this long after their last renewal: with the poll
- * (1 s) and a publish, its events are out within the spec's 10 s of a restart.
+ * (1 s) and a publish, its events are out within 10 s of a restart (docs/events.md).
  */
 const CLAIM_MS = 5000;
 const PRUNE_BATCH = 1000;

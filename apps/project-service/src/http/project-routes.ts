@@ -47,14 +47,14 @@ const notModifiedResponse = { description: 'not modified', headers: etagHeader }
 /** Every operation: a bearer JWT. */
 const bearer: RouteAuth = { scheme: 'bearer' };
 const CreateHeaders = WriteHeaders.pick({ 'X-Sync': true });
-/** A read of one project: a malformed uid names no project, so 404 (the seed lists no 400 for reads). */
+/** A read of one project: a malformed uid names no project, so 404 (the interface lists no 400 for reads). */
 const readOneProject = {
   params: UidPath,
   query: VersionQuery,
   headers: ReadHeaders,
   malformedParams: projectNotFound,
 };
-/** A write of one project: a malformed uid is a 400 (the seed lists 400 for writes). */
+/** A write of one project: a malformed uid is a 400 (the interface lists 400 for writes). */
 const writeOneProject = { params: UidPath, query: VersionQuery, headers: WriteHeaders };
 
 function representationWithEtag<Name extends 'ProjectBase' | 'ProjectSettings'>(
@@ -124,7 +124,7 @@ export interface ProjectRouteOptions {
   sync?: SyncOptions;
 }
 
-/** The seven operations of the seed: parse (the table does), call the use case, convert, send. */
+/** The seven operations (docs/contracts/project-service.md): parse (the table does), call the use case, convert, send. */
 export function projectRoutes(projects: ProjectService, options: ProjectRouteOptions = {}): RouteTable {
   const table = new RouteTable();
   const unpagedLists = options.unpagedLists ?? new ConcurrencyGate(UNPAGED_LIST_DEFAULTS);
@@ -206,6 +206,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'get',
     path: '/projects/{uid}',
     operationId: 'get-one-project-base',
+    summary: "Read a project's base information, if the caller may view it",
     ...readOneProject,
     response: representationWithEtag('the base representation', 'ProjectBase'),
     notModified: notModifiedResponse,
@@ -221,6 +222,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'put',
     path: '/projects/{uid}',
     operationId: 'update-project-base',
+    summary: "Replace a project's base information (a new parent_uid moves it), if the caller may write it",
     ...writeOneProject,
     body: 'UpdateProjectBaseRequest',
     response: { ...representationWithEtag('updated', 'ProjectBase'), headers: writeHeaders },
@@ -242,6 +244,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'delete',
     path: '/projects/{uid}',
     operationId: 'delete-project',
+    summary: 'Delete a project that has no children, if the caller may write its parent',
     ...writeOneProject,
     response: { status: 204, description: 'deleted', headers: syncStatusHeader },
     errors: [400, 401, 403, 404, 409, 412, 500, 503],
@@ -261,6 +264,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'get',
     path: '/projects/{uid}/settings',
     operationId: 'get-one-project-settings',
+    summary: "Read a project's settings (its writers, auditors, …), if the caller audits it",
     ...readOneProject,
     response: representationWithEtag('the settings', 'ProjectSettings'),
     notModified: notModifiedResponse,
@@ -276,6 +280,7 @@ export function projectRoutes(projects: ProjectService, options: ProjectRouteOpt
     method: 'put',
     path: '/projects/{uid}/settings',
     operationId: 'update-project-settings',
+    summary: "Replace a project's settings, if the caller may write it",
     ...writeOneProject,
     body: 'UpdateProjectSettingsRequest',
     response: { ...representationWithEtag('updated', 'ProjectSettings'), headers: writeHeaders },

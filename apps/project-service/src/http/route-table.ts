@@ -56,7 +56,8 @@ export interface RouteDefinition<
   /** OpenAPI-style path, e.g. `/projects/{uid}`. */
   path: string;
   operationId: string;
-  summary?: string;
+  /** The one line the docs page shows beside the path. */
+  summary: string;
   params?: Params;
   query?: Query;
   /** The request body's representation, in JSON, XML or gob by Content-Type. */
@@ -247,7 +248,7 @@ export class RouteTable {
         method,
         path,
         operationId,
-        ...(summary === undefined ? {} : { summary }),
+        summary,
         security: security[route.auth.scheme],
         request: {
           ...(route.query ? { query: route.query } : {}),

@@ -1,5 +1,5 @@
 /**
- * The API design: every request and response representation of the seed,
+ * The API design: every request and response representation of the interface,
  * declared once. Requests are validated with these schemas, responses are
  * shaped by them, and the OpenAPI document is generated from them.
  */
@@ -52,7 +52,7 @@ export const LEGAL_ENTITY_TYPES = [
 
 export const FUNDING_MODELS = ['Crowdfunding', 'Membership', 'Alternate Funding'] as const;
 
-// Spelled exactly as the seed, so the 400 message quotes the seed's pattern.
+// Spelled exactly as the contract, so the 400 message quotes the contract's pattern.
 // eslint-disable-next-line no-useless-escape
 export const SLUG_PATTERN = /^[a-z][a-z0-9_\-]*[a-z0-9]$/;
 

@@ -4,7 +4,7 @@ import { admin, createProject, uniqueSlug } from '../project-fixtures';
 import { useWatchedEventsService } from './event-assertions';
 import { CATEGORIES, FUNDING_MODELS, ProjectBase, ProjectSettings, STAGES } from '../../src/http/schemas';
 
-// The property of the change events (../../shared/spec/events.md): any sequence of writes through
+// The property of the change events (docs/events.md): any sequence of writes through
 // HTTP, folded over the event stream (created → the project; updated → its base fields;
 // settings_updated → its settings; deleted → gone), gives exactly what the API's GETs return, and
 // each project's events are numbered 1, 2, 3, … without a gap.

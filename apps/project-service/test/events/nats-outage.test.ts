@@ -1,7 +1,7 @@
 // Fault test: NATS killed (SIGKILL) during a burst of writes to the built service, then restarted on
 // the same port and store. Writes go on unchanged, X-Sync answers `pending` within its bound, the
 // outage is logged once, and once NATS is back every acknowledged write's event arrives, once, in
-// order per resource (../../shared/spec/events.md, Guarantees).
+// order per resource (docs/events.md, Guarantees).
 import {
   natsServerForTests,
   startNatsServer,

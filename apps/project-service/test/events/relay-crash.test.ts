@@ -3,7 +3,7 @@
 // PubAck can come back; the service is killed; NATS continues and stores them. The outbox still has
 // them unpublished, so the restarted service publishes them again with the same ids: JetStream's
 // duplicate inFlight drops the copies, every event is in the stream once, in order per resource, and
-// within 10 s of the start (../../shared/spec/events.md, Guarantees).
+// within 10 s of the start (docs/events.md, Guarantees).
 import {
   natsServerForTests,
   startNatsServer,

@@ -1,7 +1,7 @@
 // Fault test: two replicas of the built service on one PostgreSQL database, both relays running,
 // the writes spread over both (alternating, concurrent, the same projects written through both).
 // Each event is published by one relay, once, and each resource's events in order
-// (../../shared/spec/events.md, Guarantees: "With several replicas"). Both processes share the
+// (docs/events.md, Guarantees: "With several replicas"). Both processes share the
 // database, so PostgreSQL only (PGlite serves one process).
 import {
   deleteStream,

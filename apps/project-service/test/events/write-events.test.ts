@@ -5,7 +5,7 @@ import { clientEncode } from '../wire-formats';
 import { eventsOf, expectEvent, timed, waitForEventsOf, type TimedResponse } from './event-assertions';
 
 // Every write of the API through HTTP, each answered by exactly one change event whose envelope and
-// `data` match the response; every failing write answered by none (../../shared/spec/events.md).
+// `data` match the response; every failing write answered by none (docs/events.md).
 
 const natsUrl = natsUrlForTests() as string;
 const names = uniqueEventNames('write events');

@@ -81,6 +81,38 @@ export function describeApiDocsBrowser(options: ApiDocsBrowserOptions): void {
       expect([...new Set(listed)].sort()).toEqual(documented);
     });
 
+    it('shows a summary beside every operation', async () => {
+      const unsummarized = await watch.page.$$eval('.opblock', (blocks) =>
+        blocks
+          .filter((block) => !block.querySelector('.opblock-summary-description')?.textContent?.trim())
+          .map((block) => block.querySelector('[data-path]')?.getAttribute('data-path') ?? '?'),
+      );
+      expect(unsummarized).toEqual([]);
+    });
+
+    it('describes each security scheme in the Authorize dialog as the document does', async () => {
+      const { page } = watch;
+      const document = await service.request.get(options.documentPath).expect(200);
+      const schemes = (document.body.components?.securitySchemes ?? {}) as Record<
+        string,
+        { description?: string }
+      >;
+      await page.locator('.auth-wrapper .authorize').click();
+      const shown = await page.$$eval('.modal-ux .auth-container', (containers) =>
+        containers.map((container) => ({
+          scheme: container.querySelector('h4 code')?.textContent ?? '?',
+          text: (container.textContent ?? '').replace(/\s+/g, ' '),
+        })),
+      );
+      await page.locator('.modal-ux .close-modal').click();
+      expect(shown.map(({ scheme }) => scheme).sort()).toEqual(Object.keys(schemes).sort());
+      for (const { scheme, text } of shown) {
+        // Markdown's backquotes become <code>: the text reads the same without them.
+        const description = (schemes[scheme]?.description ?? '').replace(/`/g, '').replace(/\s+/g, ' ');
+        expect({ scheme, shows: text.includes(description) }).toEqual({ scheme, shows: true });
+      }
+    });
+
     it(`Try it out on GET ${tryOut.documentedPath}, with the ${options.credentialName} given through Authorize, renders 200`, async () => {
       const { page } = watch;
       await page.locator('.auth-wrapper .authorize').click();

@@ -9,6 +9,9 @@ export interface ApiDocsPageOptions {
   documentPath: string;
 }
 
+/** The keys of an OpenAPI path item that are operations. */
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
 /** The page's own URL, its HTML, and the URLs it loads (scripts, stylesheets, icons). */
 async function loadPage(service: TestApp, pagePath: string) {
   const response = await service.request.get(pagePath).expect(200);
@@ -65,6 +68,24 @@ export function describeApiDocsPage({ service, pagePath, documentPath }: ApiDocs
       expect(init!.text).not.toMatch(/preauthorize|['"]authorization['"]|api_?key|token/i);
       expect(init!.text).toMatch(/persistAuthorization: false/);
       expect(init!.text).toMatch(/validatorUrl: null/);
+    });
+
+    it('gives every operation of the document a summary, the line the page shows beside its path', async () => {
+      const document = await service.request.get(documentPath).expect(200);
+      const operations = Object.entries(
+        document.body.paths as Record<string, Record<string, unknown>>,
+      ).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([method]) => OPERATION_METHODS.includes(method))
+          .map(([method, operation]) => ({
+            operation: `${method.toUpperCase()} ${path}`,
+            summary: (operation as { summary?: unknown }).summary,
+          })),
+      );
+      expect(operations.length).toBeGreaterThan(0);
+      expect(
+        operations.filter(({ summary }) => typeof summary !== 'string' || summary.trim() === ''),
+      ).toEqual([]);
     });
 
     it.each([

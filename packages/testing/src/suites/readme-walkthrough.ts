@@ -3,14 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../ports';
-import { missingInOrder, readmeWalkthrough, runBash } from '../readme-walkthrough';
+import { findGo, goBuildCache, goForTests } from '../go';
+import { missingInOrder, readmeWalkthrough, runBash, runsGo } from '../readme-walkthrough';
 import { PROCESS_START_MS, startServiceProcess, type ServiceProcess } from '../service-process';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
 export interface ReadmeWalkthroughOptions {
   /** The app's folder: its README.md and built service. */
   appDir: string;
-  /** The README section to run, `## <heading>`. */
+  /** The README's walk-through, `## <heading>`: its blocks and every one above it are run. */
   heading: string;
   /** The port the section's commands use (http://localhost:<port>); the run's own port replaces it. */
   readmePort: number;
@@ -30,13 +31,17 @@ export interface ReadmeWalkthroughOptions {
 
 /**
  * A README walk-through, run as a reader would: the built service started with nothing but a data
- * folder and a port, the token it prints at its first start, then every shell block of the section
- * pasted into one bash, in order. Only the port differs from the README's.
+ * folder and a port, the token it prints at its first start (exported, as the README has the reader
+ * do), then every shell block of the README from its top through the walk-through pasted into one
+ * bash, in order. Only the port differs from the README's. Blocks that run Go are left out, saying
+ * so, where there is no Go toolchain (and fail the suite with GO_INTEROP=required).
  */
 export function describeReadmeWalkthrough(options: ReadmeWalkthroughOptions): void {
   const { appDir, printedToken } = options;
   const readme = readFileSync(path.join(appDir, 'README.md'), 'utf8');
   const readmeUrl = `http://localhost:${options.readmePort}`;
+  const needsGo = readmeWalkthrough(readme, options.heading).blocks.some(runsGo);
+  const go = needsGo && goForTests(`${path.basename(appDir)} README walk-through`, findGo());
 
   let service: ServiceProcess | undefined;
   let database: TestDatabase | undefined;
@@ -84,17 +89,19 @@ export function describeReadmeWalkthrough(options: ReadmeWalkthroughOptions): vo
       options.titles.runs,
       async () => {
         const token = printedToken.exec(service!.output.join('\n'))![1]!;
-        const { script, expected } = readmeWalkthrough(readme, options.heading);
+        const { script, expected } = readmeWalkthrough(readme, options.heading, go ? undefined : runsGo);
         for (const step of options.steps) expect(script).toContain(step);
         expect(script).toContain(readmeUrl);
         const outcome = await runBash(script.replaceAll(readmeUrl, `http://localhost:${port}`), {
           TOKEN: token,
+          // The reader's own build cache: a fresh one would compile Go's standard library first.
+          ...(go ? { GOCACHE: goBuildCache() } : {}),
         });
         expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
         expect(expected.length).toBeGreaterThan(options.moreExpectedThan);
         expect(missingInOrder(outcome.stdout, expected)).toEqual([]);
       },
-      60_000,
+      120_000,
     );
   });
 }

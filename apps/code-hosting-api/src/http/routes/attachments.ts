@@ -121,7 +121,7 @@ export function attachmentRoutes(
         !withTokenDeclined,
       );
       await settleSync();
-      // The seed (and Gitea) answer an edit with 201.
+      // The contract (and Gitea) answer an edit with 201.
       res.status(201).json(wire.toAttachment(attachment));
     },
   });

@@ -20,7 +20,7 @@ function organizationFieldsOf(body: z.infer<typeof s.EditOrgOption>): Organizati
   };
 }
 
-/** Organizations: the seed's ten operations (Gitea routers/api/v1/org/org.go). */
+/** Organizations: the contract's ten operations (Gitea routers/api/v1/org/org.go). */
 export function organizationRoutes(table: RouteTable, { organizations, wire }: ApiServices): void {
   const routes = table.resource({ tag: 'organization', scope: 'organization' });
   routes.add({
