@@ -386,6 +386,12 @@ async function send(request: FuzzRequest) {
     method: operation.method,
     headers: sent,
     body: hasBody ? body : undefined,
+  }).catch((error: Error & { cause?: Error & { code?: string } }) => {
+    // undici's "fetch failed" says why only in its cause (a reset, a closed socket, a bad answer).
+    const cause = error.cause;
+    throw new Error(
+      `${operation.method} ${path.slice(0, 120)}: ${error.message}: ${cause?.code ?? ''} ${cause?.message ?? ''}`,
+    );
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   requests += 1;
