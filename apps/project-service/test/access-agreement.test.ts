@@ -156,12 +156,12 @@ describe('who may write a project', () => {
             }).toEqual({
               role,
               index,
-              // A create under a parent that exists but is not the caller's to write is 403, seen or not.
-              // The private child is seen only through roles on the chain (no public flag of its own).
+              // A create under a parent the caller sees but may not write is 403; under one they do
+              // not see, 400 as under a parent that does not exist. The private child is seen only through roles on the chain (no public flag of its own).
               statuses: [
                 expected(200),
                 expected(200),
-                write ? 201 : 403,
+                write ? 201 : view ? 403 : 400,
                 write ? 204 : roles.auditor ? 403 : 404,
               ],
             });
