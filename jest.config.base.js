@@ -19,4 +19,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?jose[@/])'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30_000,
+  // Beside Jest's own output, one line per finished test file: the package's files done out of its
+  // total and the time so far (scripts/jest-progress.js), so a long `npm test` shows how far it is.
+  reporters: ['default', require.resolve('./scripts/jest-progress.js')],
 };
