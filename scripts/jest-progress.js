@@ -10,8 +10,9 @@ function minutesAndSeconds(ms) {
 }
 
 class ProgressReporter {
-  constructor(globalConfig) {
+  constructor(globalConfig, options = {}) {
     this.name = path.basename(globalConfig.rootDir);
+    this.leftOut = options.leftOut ?? 0;
     this.total = 0;
     this.done = 0;
     this.failed = 0;
@@ -21,6 +22,12 @@ class ProgressReporter {
   onRunStart(results) {
     this.total = results.numTotalTestSuites;
     this.started = Date.now();
+    if (this.leftOut > 0) {
+      process.stderr.write(
+        `${this.name}: ${this.leftOut} slow test files not run (they start programs, run the schema engine or fuzz): ` +
+          'npm run test:slow runs them, as .ci/run does\n',
+      );
+    }
   }
 
   onTestResult(_test, result) {

@@ -78,6 +78,7 @@ function ensureInstalled() {
 
 const turboTasks = {
   test: ['run', 'typecheck', 'lint', 'test'],
+  'test:slow': ['run', 'test'],
   lint: ['run', 'lint'],
   typecheck: ['run', 'typecheck'],
   // One app at a time: two benches sharing two cores would measure each other.
@@ -263,6 +264,11 @@ if (command === 'start') {
     process.exit(2);
   }
 }
+// `npm test` runs every package's fast suites, `npm run test:slow` the ones that start programs,
+// run the schema engine or fuzz (each package's jest.config.js names them; jest.config.base.js);
+// TEST_SUITES=all npm test runs both.
+if (command === 'test') env.TEST_SUITES = process.env.TEST_SUITES || 'fast';
+if (command === 'test:slow') env.TEST_SUITES = 'slow';
 ensureInstalled();
 run('turbo', [...turboTasks[command], ...rest]);
 if (command === 'start') startServices();

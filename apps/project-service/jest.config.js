@@ -1,6 +1,7 @@
 // The change-event tests (test/events/) need a NATS JetStream server: without NATS_URL they are left
 // out, and the global setup says so in one line (announceSkippedEventTests).
 const base = require('../../jest.config.base.js');
+const slowSuites = require('./test/slow-suites.js');
 
 // TEST_APP_REPLICAS=2 (.ci/run, PostgreSQL): the contract suites again, each test file's requests
 // going in turn to two instances of the app on one database (@repo/testing's useTestApp). Left out
@@ -32,26 +33,30 @@ const oneProcessSuites = [
 ];
 const replicated = Number(process.env.TEST_APP_REPLICAS || 1) > 1;
 
-module.exports = {
-  ...base,
-  testPathIgnorePatterns: [
-    ...(base.testPathIgnorePatterns ?? ['/node_modules/']),
-    ...(process.env.NATS_URL ? [] : ['/test/events/']),
-    // Tests of two service processes on one database, of PostgreSQL's query plans and of a
-    // service meeting a PostgreSQL server's ways (test/postgres/): PostgreSQL only (the global
-    // setup says so).
-    ...(process.env.DATABASE_URL
-      ? []
-      : ['/test/events/replicas\\.test\\.ts$', '/test/replicas/', '/test/plans/', '/test/postgres/']),
-    ...(replicated
-      ? [
-          '/test/replicas/',
-          '/test/plans/',
-          '/test/postgres/',
-          ...oneProcessSuites.map((name) => `/test/${name}\\.test\\.ts$`),
-        ]
-      : []),
-  ],
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
-};
+module.exports = base.withSuites(
+  {
+    ...base,
+    testPathIgnorePatterns: [
+      ...(base.testPathIgnorePatterns ?? ['/node_modules/']),
+      ...(process.env.NATS_URL ? [] : ['/test/events/']),
+      // Tests of two service processes on one database, of PostgreSQL's query plans and of a
+      // service meeting a PostgreSQL server's ways (test/postgres/): PostgreSQL only (the global
+      // setup says so).
+      ...(process.env.DATABASE_URL
+        ? []
+        : ['/test/events/replicas\\.test\\.ts$', '/test/replicas/', '/test/plans/', '/test/postgres/']),
+      ...(replicated
+        ? [
+            '/test/replicas/',
+            '/test/plans/',
+            '/test/postgres/',
+            ...oneProcessSuites.map((name) => `/test/${name}\\.test\\.ts$`),
+          ]
+        : []),
+    ],
+    globalSetup: '<rootDir>/test/global-setup.ts',
+    globalTeardown: '<rootDir>/test/global-teardown.ts',
+  },
+  slowSuites,
+  __dirname,
+);

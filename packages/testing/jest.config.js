@@ -1,5 +1,12 @@
-module.exports = {
-  ...require('../../jest.config.base.js'),
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
-};
+const base = require('../../jest.config.base.js');
+
+// No slow suites (jest.config.base.js, withSuites): `npm run test:slow` runs nothing here.
+module.exports = base.withSuites(
+  {
+    ...base,
+    globalSetup: '<rootDir>/test/global-setup.ts',
+    globalTeardown: '<rootDir>/test/global-teardown.ts',
+  },
+  [],
+  __dirname,
+);
