@@ -87,6 +87,9 @@ const turboTasks = {
   start: ['run', 'build', '--filter=./apps/*', '--output-logs=errors-only'],
 };
 
+// The package of the root commands' tests (scripts/).
+const rootCommandsPackage = 'workspace-scripts';
+
 // The services `npm start` runs, and the prefix of the variables meant for one of them only.
 const services = [
   { name: 'project-service', prefix: 'PROJECT_SERVICE_' },
@@ -270,5 +273,16 @@ if (command === 'start') {
 if (command === 'test') env.TEST_SUITES = process.env.TEST_SUITES || 'fast';
 if (command === 'test:slow') env.TEST_SUITES = 'slow';
 ensureInstalled();
+if ((command === 'test' || command === 'test:slow') && rest.length === 0) {
+  // The root commands' own tests last: their npm start builds the apps' dist/ folders (turbo), from
+  // which the apps' tests start service processes; side by side, a service once loaded a
+  // half-written dist/ ("Cannot find module"). Both runs go ahead; either failing fails the command.
+  const statuses = [`--filter=!${rootCommandsPackage}`, `--filter=${rootCommandsPackage}`].map(
+    (filter) =>
+      spawnSync('turbo', [...turboTasks[command], filter], { cwd: root, env, stdio: 'inherit' }).status,
+  );
+  // A run ended by a signal has no status: a failure too.
+  process.exit(statuses.map((status) => status ?? 1).find((status) => status !== 0) ?? 0);
+}
 run('turbo', [...turboTasks[command], ...rest]);
 if (command === 'start') startServices();
