@@ -32,7 +32,9 @@ export function concurrentIndexOf(script: string): string | undefined {
  * stopped at its deadline, while it ran); it then applies nothing more. A lone concurrent index
  * build has one effect, its index, which an interrupted build leaves INVALID (or valid but
  * unrecorded, when its orphaned server backend finished the build after the process died): that
- * index is dropped concurrently (waiting for such a backend's build to end first), and the
+ * index is dropped concurrently once no index build is in progress in the database (such an orphaned
+ * backend's build updates the index's catalog row as it goes on: a drop beside it failed with
+ * "tuple concurrently updated"), and the
  * migration marked rolled back as `prisma migrate resolve --rolled-back` does, so applyMigrations
  * builds it again. Any other failed migration stops here, with a message saying what to do.
  * Resolves with the names of the migrations rolled back, each with its index.
@@ -40,8 +42,12 @@ export function concurrentIndexOf(script: string): string | undefined {
 export async function rollBackInterruptedIndexBuilds(
   engine: SchemaEngine,
   migrationsList: MigrationList,
-  /** Runs one statement outside any transaction, as the runner's applying session. */
-  execute: (sql: string) => Promise<void>,
+  database: {
+    /** Runs one statement outside any transaction, as the runner's applying session. */
+    execute(sql: string): Promise<void>;
+    /** Resolves once no index is being built in the database (an orphaned build may still run). */
+    indexBuildsEnded(): Promise<void>;
+  },
 ): Promise<{ migration: string; index: string }[]> {
   const { failedMigrationNames } = await engine.diagnoseMigrationHistory({
     migrationsList,
@@ -62,7 +68,8 @@ export async function rollBackInterruptedIndexBuilds(
           'resolve --rolled-back` does) and start again (README: Migrations with replicas running)',
       );
     }
-    await execute(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+    await database.indexBuildsEnded();
+    await database.execute(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
     await engine.markMigrationRolledBack({ migrationName: migration });
     rolledBack.push({ migration, index });
   }

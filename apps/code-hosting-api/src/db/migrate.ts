@@ -51,6 +51,8 @@ export const DEFAULT_MIGRATION_TIMEOUT_MS = 300_000;
 
 /** After cancelling at the deadline, how long the engine gets to record the failure before the lock goes. */
 const CANCEL_GRACE_MS = 5_000;
+/** How often a runner about to drop an interrupted build's index looks again for builds still running. */
+const INDEX_BUILD_POLL_MS = 200;
 
 export interface ApplyOptions {
   /** The committed migrations' folder (tests apply others). */
@@ -160,6 +162,7 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
     migrationsList: MigrationList,
     notice: (message: string) => void,
     applyingName?: string,
+    deadline = Infinity,
   ): Promise<string[]> {
     // Never into another service's database: refused before anything is written.
     refuseForeignTables(
@@ -167,12 +170,22 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
       source.kind === 'postgres' ? source : { kind: 'pglite', dataDir: source.pglite.dataDir },
       await listTables(source),
     );
-    const execute = async (sql: string) => {
-      if (source.kind === 'pglite') await source.pglite.exec(sql);
-      else await withClient(source.url, (client) => client.query(sql), applyingName);
+    const database = {
+      async execute(sql: string) {
+        if (source.kind === 'pglite') await source.pglite.exec(sql);
+        else await withClient(source.url, (client) => client.query(sql), applyingName);
+      },
+      // PGlite is one process: no build of an earlier one goes on. On PostgreSQL, polled until the
+      // deadline, past which the runner gives up anyway.
+      async indexBuildsEnded() {
+        if (source.kind === 'pglite') return;
+        while (Date.now() < deadline && (await indexBuildsInProgress(source.url, applyingName)) > 0) {
+          await new Promise((resolve) => setTimeout(resolve, INDEX_BUILD_POLL_MS));
+        }
+      },
     };
     return withSchemaEngine(migrationAdapterFactory(source, applyingName), async (engine) => {
-      const rolledBack = await rollBackInterruptedIndexBuilds(engine, migrationsList, execute);
+      const rolledBack = await rollBackInterruptedIndexBuilds(engine, migrationsList, database);
       for (const { migration, index } of rolledBack) {
         notice(
           `${migration} did not finish on an earlier run: dropped its index ${index}, building it again`,
@@ -201,6 +214,7 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
         migrationsList,
         notice,
         sessionName(lockKey, 'applying', session.runner),
+        deadline,
       );
       applying.catch(() => undefined);
       const outcome = await byDeadline(applying, deadline);
@@ -223,6 +237,20 @@ export function createMigrationRunner(lockKey: string): MigrationRunner {
     } catch (error) {
       throw (source.kind === 'postgres' ? explainConnectionFailure(source.url, error) : undefined) ?? error;
     }
+  }
+
+  /** The index builds (CREATE INDEX, plain or concurrent) running in the database now. */
+  async function indexBuildsInProgress(url: string, applicationName?: string): Promise<number> {
+    const { rows } = await withClient(
+      url,
+      (client) =>
+        client.query<{ builds: number }>(
+          `SELECT count(*)::int AS builds FROM pg_stat_progress_create_index
+           WHERE datid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        ),
+      applicationName,
+    );
+    return rows[0]?.builds ?? 0;
   }
 
   async function listTables(source: DatabaseSource): Promise<string[]> {

@@ -287,9 +287,22 @@ export function describeMigratingReplicas({ appDir, env = {} }: MigratingReplica
         await killed.exited;
         expect(await indexBuilds(url)).toHaveLength(1);
 
-        // The next start finds the migration unfinished while the orphan still builds.
+        // The next start finds the migration unfinished while the orphan still builds: it is let go
+        // only once the next start is migrating (a session of its named `… applying …`) and has had
+        // a second to reach the drop. A drop issued beside the orphan's build failed with "tuple
+        // concurrently updated" as the build went on (seen in CI, under load).
         const next = await spawn();
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await eventually(
+          async () =>
+            (
+              await query<{ sessions: number }>(
+                url,
+                "SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE application_name LIKE '% applying %'",
+              )
+            )[0]!.sessions > 0,
+          'the next start migrates',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1000));
         await blocker.release();
         const replica = await next.listening(READY_WITHIN_MS);
         expect(await readiness(replica.baseUrl)).toBe(200);
