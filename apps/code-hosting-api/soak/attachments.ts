@@ -22,6 +22,11 @@ export function attachmentSteps(caller: Caller, owner: string) {
   const attachments = new Map<number, KnownAttachment>();
   const issuePath = (issue: number) => `/api/v1/repos/${owner}/${REPOSITORY}/issues/${issue}/assets`;
   const live = () => [...attachments.values()].filter((a) => !a.deleted);
+  /** The repository as attachment events name it (Gitea's RepositoryMeta), from its creation's answer. */
+  let repository: Record<string, unknown> = {};
+  /** An attachment event's data: the write's answer, with the repository and issue it is in. */
+  const eventData = (answer: unknown, issue: number) =>
+    isJson(answer) ? { ...answer, repository, issue_index: issue } : answer;
 
   async function upload(api: SoakApi, client: number, issue: number): Promise<void> {
     const name = `${token('file')}.txt`;
@@ -40,7 +45,11 @@ export function attachmentSteps(caller: Caller, owner: string) {
     if (op.outcome !== 'ok' || !isJson(op.response)) return;
     const id = Number(op.response['id']);
     op.writes = [{ register: attachmentName(id), value: name, state: canonical(op.response) }];
-    op.expectsEvent = { type: 'attachment.created', resource: `attachments.${id}`, data: op.response };
+    op.expectsEvent = {
+      type: 'attachment.created',
+      resource: `attachments.${id}`,
+      data: eventData(op.response, issue),
+    };
     attachments.set(id, { id, issue, deleted: false });
   }
 
@@ -63,7 +72,7 @@ export function attachmentSteps(caller: Caller, owner: string) {
     op.expectsEvent = {
       type: 'attachment.renamed',
       resource: `attachments.${attachment.id}`,
-      ...(ok ? { data: op.response } : {}),
+      ...(ok ? { data: eventData(op.response, attachment.issue) } : {}),
     };
     if (op.status === 404) attachment.deleted = true;
   }
@@ -115,7 +124,10 @@ export function attachmentSteps(caller: Caller, owner: string) {
   const randomIssue = (api: SoakApi) => 1 + api.random.int(ISSUES);
 
   return {
-    async setup(api: SoakApi) {
+    /** `created`: the answer to the repository's creation. */
+    async setup(api: SoakApi, created: unknown) {
+      const { id, name, full_name, owner: user } = isJson(created) ? created : {};
+      repository = { id, name, owner: isJson(user) ? user['login'] : undefined, full_name };
       for (let issue = 1; issue <= ISSUES; issue += 1) {
         const op = await send(api, -1, {
           name: 'create-issue',

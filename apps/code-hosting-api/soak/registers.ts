@@ -55,7 +55,10 @@ export function observeCodeHostingEvent(event: StreamEvent): Observation[] {
     );
   }
   if (event.type.startsWith('attachment.')) {
-    return [observedAttachment(data, event.type === 'attachment.deleted' ? { before: true } : {})];
+    // What the API shows of the attachment: the event adds where it is (checked against the write's
+    // path for the events that answer a write: attachments.ts, eventData).
+    const { repository: _repository, issue_index: _issueIndex, ...attachment } = data;
+    return [observedAttachment(attachment, event.type === 'attachment.deleted' ? { before: true } : {})];
   }
   return [];
 }

@@ -46,8 +46,10 @@ export function codeHostingWorkload(): SoakWorkload {
       });
       authorization = `token ${String((made as { sha1?: unknown }).sha1)}`;
       await organizations.setup(api);
-      await setupStep(api, 'create-repository', '/api/v1/user/repos', { name: REPOSITORY });
-      await attachments.setup(api);
+      const repository = await setupStep(api, 'create-repository', '/api/v1/user/repos', {
+        name: REPOSITORY,
+      });
+      await attachments.setup(api, repository);
     },
 
     step: (api, client) =>
