@@ -7,6 +7,8 @@ describeHealthSurface({
   service,
   withUnreachableDatabase: appWithUnreachableDatabase,
   notFoundBody: { message: expect.any(String), url: `${testRootUrl}api/swagger` },
+  readyAnswer: { contentType: /^application\/json/, body: { status: 'ok' } },
+  unreachableDatabaseBody: { status: 'database unavailable' },
 });
 
 describe("Gitea's health check", () => {

@@ -5,4 +5,7 @@ describeHealthSurface({
   service: useProjectService(),
   withUnreachableDatabase: appWithUnreachableDatabase,
   notFoundBody: { code: '404', message: expect.any(String) },
+  // As LFX's design declares them, so that its generated client reads them.
+  readyAnswer: { contentType: /^text\/plain/, body: 'OK' },
+  unreachableDatabaseBody: { code: '503', message: 'database unavailable' },
 });

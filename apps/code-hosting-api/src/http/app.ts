@@ -150,7 +150,12 @@ export function buildApp({
     settleAuthenticationOnError,
   );
   app.use(metricsRoute(metricsToken));
-  app.use(healthRoutes(() => database.isReady()));
+  app.use(
+    healthRoutes(() => database.isReady(), {
+      ready: (_req, res) => res.json({ status: 'ok' }),
+      unready: (_req, res, reason) => res.status(503).json({ status: reason }),
+    }),
+  );
   app.use(giteaHealthRoutes(() => database.isReady()));
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);

@@ -1,5 +1,5 @@
 // Generated from apps/project-service/src/http/health.ts by `npm run sync:copies`: edit that file, not this copy.
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 
 let stopping = false;
 
@@ -8,19 +8,25 @@ export function markStopping(): void {
   stopping = true;
 }
 
+/** Why readiness is 503. */
+export type UnreadyReason = 'shutting down' | 'database unavailable';
+
+/** How a service words its probes' answers: each app passes its own (its README shows them). */
+export interface ProbeAnswers {
+  ready(req: Request, res: Response): void;
+  unready(req: Request, res: Response, reason: UnreadyReason): void;
+}
+
 /** Kubernetes probes: liveness is the process, readiness is the database and not shutting down. */
-export function healthRoutes(isDatabaseReady: () => Promise<boolean>): Router {
+export function healthRoutes(isDatabaseReady: () => Promise<boolean>, answers: ProbeAnswers): Router {
   const router = Router();
-  router.get('/livez', (_req, res) => {
-    res.json({ status: 'ok' });
+  router.get('/livez', (req, res) => {
+    answers.ready(req, res);
   });
-  router.get('/readyz', async (_req, res) => {
-    if (stopping) {
-      res.status(503).json({ status: 'shutting down' });
-      return;
-    }
-    const ready = await isDatabaseReady();
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'database unavailable' });
+  router.get('/readyz', async (req, res) => {
+    if (stopping) answers.unready(req, res, 'shutting down');
+    else if (await isDatabaseReady()) answers.ready(req, res);
+    else answers.unready(req, res, 'database unavailable');
   });
   return router;
 }

@@ -96,35 +96,44 @@ const header = (request: BaselineRequest, name: string) => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-function membersIn(row: ProjectRow, role: string): Member[] {
-  return (row.members ?? [])
+/** An unset optional field ("" or an empty list) is left out of an answer, as the service does. */
+const ifSet = <Value extends string | readonly unknown[]>(value: Value) => (value.length > 0 ? value : undefined);
+
+function membersIn(row: ProjectRow, role: string) {
+  const members = (row.members ?? [])
     .filter((member) => member[0] === role)
-    .map(([, , username, name, email, avatar]) => ({ avatar, email, name, username }));
+    .map(([, , username, name, email, avatar]) => ({
+      avatar: ifSet(avatar),
+      email: ifSet(email),
+      name: ifSet(name),
+      username: ifSet(username),
+    }));
+  return ifSet(members);
 }
 
 /** ProjectBase, keys in the order the service's schema writes them. */
 function base(row: ProjectRow) {
   return {
     autojoin_enabled: row.autojoin_enabled,
-    category: row.category,
-    charter_url: row.charter_url,
+    category: ifSet(row.category),
+    charter_url: ifSet(row.charter_url),
     description: row.description,
-    entity_dissolution_date: row.entity_dissolution_date,
-    entity_formation_document_url: row.entity_formation_document_url,
-    formation_date: row.formation_date,
-    funding_model: row.funding_model ?? [],
+    entity_dissolution_date: ifSet(row.entity_dissolution_date),
+    entity_formation_document_url: ifSet(row.entity_formation_document_url),
+    formation_date: ifSet(row.formation_date),
+    funding_model: ifSet(row.funding_model ?? []),
     is_foundation: row.is_foundation,
-    legal_entity_name: row.legal_entity_name,
-    legal_entity_type: row.legal_entity_type,
-    legal_parent_uid: row.legal_parent_uid,
-    logo_url: row.logo_url,
+    legal_entity_name: ifSet(row.legal_entity_name),
+    legal_entity_type: ifSet(row.legal_entity_type),
+    legal_parent_uid: ifSet(row.legal_parent_uid),
+    logo_url: ifSet(row.logo_url),
     name: row.name,
-    parent_uid: row.parent_uid ?? '',
+    parent_uid: row.parent_uid ?? undefined,
     public: row.public,
-    repository_url: row.repository_url,
+    repository_url: ifSet(row.repository_url),
     slug: row.slug,
-    stage: row.stage,
-    website_url: row.website_url,
+    stage: ifSet(row.stage),
+    website_url: ifSet(row.website_url),
     uid: row.uid,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -133,10 +142,10 @@ function base(row: ProjectRow) {
 
 function settings(row: ProjectRow) {
   return {
-    announcement_date: row.announcement_date,
+    announcement_date: ifSet(row.announcement_date),
     auditors: membersIn(row, 'auditor'),
     meeting_coordinators: membersIn(row, 'meeting_coordinator'),
-    mission_statement: row.mission_statement,
+    mission_statement: ifSet(row.mission_statement),
     writers: membersIn(row, 'writer'),
     uid: row.uid,
     created_at: iso(row.created_at),
@@ -172,27 +181,27 @@ function listed(row: ProjectRow) {
     slug: row.slug,
     name: row.name,
     description: row.description,
-    parent_uid: row.parent_uid ?? '',
+    parent_uid: row.parent_uid ?? undefined,
     public: row.public,
     is_foundation: row.is_foundation,
     autojoin_enabled: row.autojoin_enabled,
-    category: row.category,
-    stage: row.stage,
-    legal_entity_type: row.legal_entity_type,
-    legal_entity_name: row.legal_entity_name,
-    legal_parent_uid: row.legal_parent_uid,
-    funding_model: row.funding_model ?? [],
-    charter_url: row.charter_url,
-    entity_formation_document_url: row.entity_formation_document_url,
-    logo_url: row.logo_url,
-    repository_url: row.repository_url,
-    website_url: row.website_url,
-    formation_date: row.formation_date,
-    entity_dissolution_date: row.entity_dissolution_date,
+    category: ifSet(row.category),
+    stage: ifSet(row.stage),
+    legal_entity_type: ifSet(row.legal_entity_type),
+    legal_entity_name: ifSet(row.legal_entity_name),
+    legal_parent_uid: ifSet(row.legal_parent_uid),
+    funding_model: ifSet(row.funding_model ?? []),
+    charter_url: ifSet(row.charter_url),
+    entity_formation_document_url: ifSet(row.entity_formation_document_url),
+    logo_url: ifSet(row.logo_url),
+    repository_url: ifSet(row.repository_url),
+    website_url: ifSet(row.website_url),
+    formation_date: ifSet(row.formation_date),
+    entity_dissolution_date: ifSet(row.entity_dissolution_date),
     created_at: iso(row.created_at),
     updated_at: iso(updated),
-    announcement_date: row.announcement_date,
-    mission_statement: row.mission_statement,
+    announcement_date: ifSet(row.announcement_date),
+    mission_statement: ifSet(row.mission_statement),
     writers: membersIn(row, 'writer'),
     auditors: membersIn(row, 'auditor'),
     meeting_coordinators: membersIn(row, 'meeting_coordinator'),
@@ -508,7 +517,7 @@ export function createBaseline(options: BaselineOptions) {
   return async function handle(request: BaselineRequest): Promise<BaselineResponse> {
     const url = new URL(request.url, 'http://baseline');
     if (url.pathname === '/readyz' || url.pathname === '/livez')
-      return { status: 200, headers: { 'content-type': JSON_TYPE }, body: '{"status":"ok"}' };
+      return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'OK' };
     const caller = await authenticate(request);
     if (!caller) return error(request, 401, 'invalid token');
     if (url.pathname === '/projects') {

@@ -92,7 +92,14 @@ export function buildApp({
   app.use('/projects', authenticate(createTokenVerifier(auth)), requireAcceptableResponse);
   app.use(routes.router());
   app.use(metricsRoute(metricsToken));
-  app.use(healthRoutes(() => database.isReady()));
+  // As LFX's design declares its probes: text/plain OK, and the usual error body for a 503 (not
+  // through the error handler: a probe's 503 is an answer, not a failure to log at every probe).
+  app.use(
+    healthRoutes(() => database.isReady(), {
+      ready: (_req, res) => res.type('text/plain').send('OK'),
+      unready: (req, res, reason) => sendErrorRepresentation(req, res, 503, { code: '503', message: reason }),
+    }),
+  );
   app.use(openApiRoute(routes));
   const asyncApi = eventsDocument(eventsSettings);
   app.use(asyncApiRoute(asyncApi));

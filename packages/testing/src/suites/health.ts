@@ -8,24 +8,40 @@ export interface HealthSurfaceOptions {
   withUnreachableDatabase(): TestAppInstance;
   /** The body the app answers an unknown route with (jest matchers allowed). */
   notFoundBody: unknown;
+  /** What a probe answers when all is well: its content type and body (parsed when JSON). */
+  readyAnswer: { contentType: RegExp; body: unknown };
+  /** The 503 body of readiness when the database cannot be reached (jest matchers allowed). */
+  unreachableDatabaseBody: unknown;
 }
 
 export function describeHealthSurface(options: HealthSurfaceOptions): void {
   const { service } = options;
 
   describe('health surface', () => {
+    const { readyAnswer } = options;
+    const answered = (response: supertest.Response) => ({
+      status: response.status,
+      contentType: response.headers['content-type'],
+      body: /json/.test(response.headers['content-type'] ?? '') ? response.body : response.text,
+    });
+    const ready = {
+      status: 200,
+      contentType: expect.stringMatching(readyAnswer.contentType),
+      body: readyAnswer.body,
+    };
+
     it('answers /livez while the process is up', async () => {
-      await service.request.get('/livez').expect(200, { status: 'ok' });
+      expect(answered(await service.request.get('/livez'))).toEqual(ready);
     });
 
     it('answers /readyz 200 when the database answers', async () => {
-      await service.request.get('/readyz').expect(200, { status: 'ok' });
+      expect(answered(await service.request.get('/readyz'))).toEqual(ready);
     });
 
     it('answers /readyz 503 when the database cannot be reached', async () => {
       const down = options.withUnreachableDatabase();
       try {
-        await supertest(down.app).get('/readyz').expect(503, { status: 'database unavailable' });
+        await supertest(down.app).get('/readyz').expect(503, options.unreachableDatabaseBody);
       } finally {
         await down.close();
       }
