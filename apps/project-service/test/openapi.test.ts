@@ -173,6 +173,56 @@ describe('the served OpenAPI document', () => {
     );
     expect(ajv.validate(schema, { uid: 'x' })).toBe(false);
   });
+
+  it('says which response fields are always present; the others are absent when unset, never ""', () => {
+    const schemas = document.components.schemas as Record<
+      string,
+      { required?: string[]; properties: Record<string, unknown> }
+    >;
+    const always = [
+      'autojoin_enabled',
+      'created_at',
+      'description',
+      'is_foundation',
+      'name',
+      'public',
+      'slug',
+    ];
+    expect(schemas['ProjectBase']?.required?.sort()).toEqual([...always, 'uid', 'updated_at'].sort());
+    expect(schemas['ProjectFull']?.required?.sort()).toEqual([...always, 'uid', 'updated_at'].sort());
+    expect(schemas['ProjectSettings']?.required?.sort()).toEqual(['created_at', 'uid', 'updated_at']);
+    expect(schemas['UserInfo']?.required ?? []).toEqual([]);
+    const base = JSON.parse(
+      JSON.stringify(schemas['ProjectBase']).replace(/"#\/components/g, '"openapi#/components'),
+    );
+    const valid = {
+      uid: '7cad5a8d-19d0-41a4-81a6-043453daf9ee',
+      slug: 'a-project',
+      name: 'A project',
+      description: '',
+      public: false,
+      is_foundation: false,
+      autojoin_enabled: false,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    expect(ajv.validate(base, valid)).toBe(true);
+    // What LFX's generated client refuses, the document refuses too.
+    for (const field of [
+      'parent_uid',
+      'category',
+      'stage',
+      'charter_url',
+      'formation_date',
+      'legal_entity_name',
+    ]) {
+      expect({ field, valid: ajv.validate(base, { ...valid, [field]: '' }) }).toEqual({
+        field,
+        valid: false,
+      });
+    }
+    expect(ajv.validate(base, { ...valid, funding_model: [] })).toBe(false);
+  });
 });
 
 describe('media types', () => {

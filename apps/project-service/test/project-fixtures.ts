@@ -42,3 +42,20 @@ export async function createProject(
     throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as Record<string, unknown> & { uid: string; slug: string };
 }
+
+/**
+ * A request's values as the service answers them: an unset field ("" or an empty list) is left
+ * out, at any depth (members' fields too), except `description`, which is always present.
+ */
+export function asAnswered<Value>(value: Value): Value {
+  if (Array.isArray(value)) return value.map((item: unknown) => asAnswered(item)) as Value;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([key, field]) =>
+          key === 'description' || !(field === '' || (Array.isArray(field) && field.length === 0)),
+      )
+      .map(([key, field]) => [key, asAnswered(field)]),
+  ) as Value;
+}

@@ -25,12 +25,8 @@ describe('project settings', () => {
       uid: created.uid,
       announcement_date: '2024-02-29',
       mission_statement: 'm',
-      writers: [
-        { username: 'w1', name: '', email: '', avatar: '' },
-        { username: 'w2', name: '', email: 'w2@example.com', avatar: '' },
-      ],
-      auditors: [],
-      meeting_coordinators: [],
+      // A member's unset fields and the empty lists are left out.
+      writers: [{ username: 'w1' }, { username: 'w2', email: 'w2@example.com' }],
       created_at: created.created_at,
       updated_at: expect.any(String),
     });
@@ -54,7 +50,7 @@ describe('project settings', () => {
       .set('If-Match', settings.headers['etag'] as string)
       .send({ auditors, mission_statement: 'new mission' })
       .expect(200);
-    expect(response.body.writers).toEqual([]);
+    expect(response.body).not.toHaveProperty('writers');
     expect(response.body.auditors.map((user: { username: string }) => user.username)).toEqual([
       'zed',
       'amy',
@@ -100,19 +96,14 @@ describe('project settings', () => {
       .set('Authorization', admin())
       .expect(200);
     expect(names(after.body.writers)).toEqual(['w3', 'w1']);
-    expect(after.body.writers[1]).toEqual({
-      username: 'w1',
-      name: '',
-      email: '',
-      avatar: 'https://example.com/w1.png',
-    });
+    expect(after.body.writers[1]).toEqual({ username: 'w1', avatar: 'https://example.com/w1.png' });
     expect(names(after.body.auditors)).toEqual(['a1', 'a2', 'a3']);
-    expect(after.body.meeting_coordinators).toEqual([{ username: 'm2', name: 'Two', email: '', avatar: '' }]);
+    expect(after.body.meeting_coordinators).toEqual([{ username: 'm2', name: 'Two' }]);
     const emptied = await put({});
     expect([emptied.body.writers, emptied.body.auditors, emptied.body.meeting_coordinators]).toEqual([
-      [],
-      [],
-      [],
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 

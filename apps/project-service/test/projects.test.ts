@@ -1,5 +1,5 @@
 import { useProjectService } from './app';
-import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
+import { admin, asAnswered, createProject, rootUid, uniqueSlug } from './project-fixtures';
 
 const service = useProjectService();
 let root: string;
@@ -61,7 +61,7 @@ describe('create-project', () => {
       .send({ ...request, parent_uid: root, unknown_field: 'ignored' })
       .expect(201);
     expect(response.body).toEqual({
-      ...request,
+      ...asAnswered(request),
       parent_uid: root,
       uid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
@@ -71,22 +71,52 @@ describe('create-project', () => {
     expect(response.headers['location']).toBe(`/projects/${response.body.uid}`);
   });
 
-  it('fills every field that was not sent with "", [] or false', async () => {
-    const created = await createProject(service, { parent_uid: root });
+  it('leaves out every optional field that was not sent, and answers the flags false', async () => {
+    const created = await createProject(service, { parent_uid: root, description: '' });
+    expect(Object.keys(created).sort()).toEqual(
+      [
+        'uid',
+        'slug',
+        'name',
+        'description',
+        'parent_uid',
+        'public',
+        'is_foundation',
+        'autojoin_enabled',
+        'created_at',
+        'updated_at',
+      ].sort(),
+    );
     expect(created).toMatchObject({
-      category: '',
-      charter_url: '',
-      funding_model: [],
-      writers: [],
-      auditors: [],
-      meeting_coordinators: [],
+      description: '',
       public: false,
       is_foundation: false,
       autojoin_enabled: false,
-      announcement_date: '',
-      mission_statement: '',
-      legal_parent_uid: '',
     });
+  });
+
+  it('leaves out a field sent as "" or [], members\' fields included, as if it was not sent', async () => {
+    const created = await createProject(service, {
+      parent_uid: root,
+      category: '',
+      charter_url: '',
+      legal_parent_uid: '',
+      mission_statement: '',
+      funding_model: [],
+      auditors: [],
+      writers: [{ username: 'wendy', name: '', email: '', avatar: '' }],
+    });
+    for (const field of [
+      'category',
+      'charter_url',
+      'legal_parent_uid',
+      'mission_statement',
+      'funding_model',
+      'auditors',
+    ]) {
+      expect(created).not.toHaveProperty(field);
+    }
+    expect(created['writers']).toEqual([{ username: 'wendy' }]);
   });
 
   it.each(['slug', 'name', 'description', 'parent_uid'])('requires %s', async (field) => {
@@ -159,7 +189,7 @@ describe('create-project', () => {
 
 describe('get-one-project-base', () => {
   it('returns the base representation with a strong ETag', async () => {
-    const created = await createProject(service, { parent_uid: root, mission_statement: 'not in base' });
+    const created = await createProject(service, { ...fullProject(), parent_uid: root });
     const response = await service.request
       .get(`/projects/${created.uid}`)
       .set('Authorization', admin())
@@ -168,6 +198,7 @@ describe('get-one-project-base', () => {
     expect(response.body.uid).toBe(created.uid);
     expect(response.body).not.toHaveProperty('mission_statement');
     expect(response.body).not.toHaveProperty('writers');
+    // Every field of the base, all of them set.
     expect(Object.keys(response.body).sort()).toHaveLength(23);
   });
 
@@ -234,8 +265,9 @@ describe('update-project-base', () => {
       uid: created.uid,
       name: 'Renamed',
       description: 'new',
-      category: '',
     });
+    // Not sent: unset, so left out.
+    expect(response.body).not.toHaveProperty('category');
     expect(response.headers['etag']).not.toBe(before.headers['etag']);
     const after = await service.request
       .get(`/projects/${created.uid}`)

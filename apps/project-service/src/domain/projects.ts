@@ -45,7 +45,8 @@ export function projectService(store: ProjectStore) {
       if (parentUid !== undefined) throw badRequest('the root project cannot be moved');
       return;
     }
-    if (parentUid === undefined) throw badRequest('parent_uid: must be a valid uuid');
+    // "" or absent: unset, which only the root may be.
+    if (parentUid === undefined) throw badRequest('parent_uid: is required');
     if (parentUid === current.parentUid) return;
     await requireWritableParent(caller, parentUid, 'move a project under this parent');
     // The cycle check itself happens in the store, atomically with the write.

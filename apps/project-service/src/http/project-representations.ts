@@ -20,12 +20,30 @@ import {
   type UpdateProjectBaseRequest,
   type UpdateProjectSettingsRequest,
   type UserInfo,
+  type UserInfoInput,
 } from './schemas';
 
 // ---- records to responses ------------------------------------------------------------------
 
+/**
+ * An optional field's value on the wire: left out when unset ("" or an empty list), as LFX's own
+ * service answers (schemas.ts says why).
+ */
+function ifSet<Value extends string | readonly unknown[]>(value: Value): Value | undefined {
+  return value.length === 0 ? undefined : value;
+}
+
 function userInfoOf(member: Member): UserInfo {
-  return { avatar: member.avatar, email: member.email, name: member.name, username: member.username };
+  return {
+    avatar: ifSet(member.avatar),
+    email: ifSet(member.email),
+    name: ifSet(member.name),
+    username: ifSet(member.username),
+  };
+}
+
+function membersOf(members: readonly Member[]): UserInfo[] | undefined {
+  return members.length === 0 ? undefined : members.map(userInfoOf);
 }
 
 function baseOf(project: ProjectCore): ProjectBase {
@@ -34,23 +52,23 @@ function baseOf(project: ProjectCore): ProjectBase {
     slug: project.slug,
     name: project.name,
     description: project.description,
-    parent_uid: project.parentUid ?? '',
+    parent_uid: project.parentUid,
     public: project.public,
     is_foundation: project.isFoundation,
     autojoin_enabled: project.autojoinEnabled,
-    category: project.category as ProjectBase['category'],
-    stage: project.stage as ProjectBase['stage'],
-    legal_entity_type: project.legalEntityType as ProjectBase['legal_entity_type'],
-    legal_entity_name: project.legalEntityName,
-    legal_parent_uid: project.legalParentUid,
-    funding_model: project.fundingModel as ProjectBase['funding_model'],
-    charter_url: project.charterUrl,
-    entity_formation_document_url: project.entityFormationDocumentUrl,
-    logo_url: project.logoUrl,
-    repository_url: project.repositoryUrl,
-    website_url: project.websiteUrl,
-    formation_date: project.formationDate,
-    entity_dissolution_date: project.entityDissolutionDate,
+    category: ifSet(project.category) as ProjectBase['category'],
+    stage: ifSet(project.stage) as ProjectBase['stage'],
+    legal_entity_type: ifSet(project.legalEntityType) as ProjectBase['legal_entity_type'],
+    legal_entity_name: ifSet(project.legalEntityName),
+    legal_parent_uid: ifSet(project.legalParentUid),
+    funding_model: ifSet(project.fundingModel) as ProjectBase['funding_model'],
+    charter_url: ifSet(project.charterUrl),
+    entity_formation_document_url: ifSet(project.entityFormationDocumentUrl),
+    logo_url: ifSet(project.logoUrl),
+    repository_url: ifSet(project.repositoryUrl),
+    website_url: ifSet(project.websiteUrl),
+    formation_date: ifSet(project.formationDate),
+    entity_dissolution_date: ifSet(project.entityDissolutionDate),
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),
   };
@@ -59,11 +77,11 @@ function baseOf(project: ProjectCore): ProjectBase {
 function settingsOf(project: Project): ProjectSettings {
   return {
     uid: project.uid,
-    announcement_date: project.announcementDate,
-    mission_statement: project.missionStatement,
-    writers: project.writers.map(userInfoOf),
-    auditors: project.auditors.map(userInfoOf),
-    meeting_coordinators: project.meetingCoordinators.map(userInfoOf),
+    announcement_date: ifSet(project.announcementDate),
+    mission_statement: ifSet(project.missionStatement),
+    writers: membersOf(project.writers),
+    auditors: membersOf(project.auditors),
+    meeting_coordinators: membersOf(project.meetingCoordinators),
     created_at: project.createdAt.toISOString(),
     updated_at: project.settingsUpdatedAt.toISOString(),
   };
@@ -117,7 +135,7 @@ export function projectSnapshotOf(project: Project): ProjectBase & { settings: P
 
 // ---- requests to domain inputs ---------------------------------------------------------------
 
-function memberOf(user: UserInfo): Member {
+function memberOf(user: UserInfoInput): Member {
   return { username: user.username, name: user.name, email: user.email, avatar: user.avatar };
 }
 

@@ -150,9 +150,6 @@ function formatted(format: FormatName, options: { allowEmpty: boolean; descripti
     : schema.openapi({ description: options.description, format });
 }
 
-const uriOrEmpty = (description: string) => formatted('uri', { allowEmpty: true, description });
-const dateOrEmpty = (description: string) => formatted('date', { allowEmpty: true, description });
-
 /** An enum whose unset value is "": a client can PUT back what it GETs. */
 function enumOrEmpty<const Values extends readonly [string, ...string[]]>(
   values: Values,
@@ -161,75 +158,160 @@ function enumOrEmpty<const Values extends readonly [string, ...string[]]>(
   return z.enum([...values, ''] as unknown as [...Values, '']).openapi({ description });
 }
 
+/*
+ * An optional field has two forms. In a request, absent and "" (or []) both mean unset, and a
+ * value must be in its format. In a response, as LFX's own service answers (Goa's omitempty), an
+ * unset field is left out, so a field that is present is always in its format: LFX's generated
+ * client checks the format of every field present and refuses a whole answer over one "".
+ */
+interface OptionalField<Request extends z.ZodType, Response extends z.ZodType> {
+  request: Request;
+  response: Response;
+}
+
+function optionalFormatted(format: FormatName, description: string) {
+  return {
+    request: formatted(format, { allowEmpty: true, description }).default(''),
+    response: formatted(format, { allowEmpty: false, description }).optional(),
+  };
+}
+
+function optionalEnum<const Values extends readonly [string, ...string[]]>(values: Values, description: string) {
+  return {
+    request: enumOrEmpty(values, description).default(''),
+    response: z
+      .enum(values)
+      .optional()
+      .openapi({ description: `${description}; absent when unset` }),
+  };
+}
+
+function optionalText(maxLength: number, description: string) {
+  return {
+    request: z.string().max(maxLength, STRINGS_ONLY).openapi({ description }).default(''),
+    response: z
+      .string()
+      .min(1)
+      .max(maxLength)
+      .optional()
+      .openapi({ description: `${description}; absent when unset` }),
+  };
+}
+
+function optionalList<Request extends z.ZodArray, Response extends z.ZodArray>(
+  request: Request,
+  response: Response,
+  description: string,
+) {
+  return {
+    request: request.openapi({ description }).default([] as never),
+    response: response
+      .min(1)
+      .optional()
+      .openapi({ description: `${description}; absent when empty` }),
+  };
+}
+
+/** One form of each field of a table of optional fields. */
+function formsOf<Fields extends Record<string, OptionalField<z.ZodType, z.ZodType>>, Form extends 'request' | 'response'>(
+  fields: Fields,
+  form: Form,
+): { [Name in keyof Fields]: Fields[Name][Form] } {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field[form]])) as {
+    [Name in keyof Fields]: Fields[Name][Form];
+  };
+}
+
+const userInfoFields = {
+  avatar: optionalFormatted('uri', 'avatar URL of the user'),
+  email: optionalFormatted('email', 'email address of the user'),
+  name: optionalText(FIELD_LIMITS.userName, 'full name of the user'),
+  username: optionalText(FIELD_LIMITS.username, 'login name of the user'),
+};
+
+/** UserInfo in responses: its unset fields left out. */
 export const UserInfo = z
-  .object({
-    avatar: formatted('uri', { allowEmpty: true, description: 'avatar URL of the user' }),
-    email: formatted('email', { allowEmpty: true, description: 'email address of the user' }),
-    name: z
-      .string()
-      .max(FIELD_LIMITS.userName, STRINGS_ONLY)
-      .openapi({ description: 'full name of the user' }),
-    username: z
-      .string()
-      .max(FIELD_LIMITS.username, STRINGS_ONLY)
-      .openapi({ description: 'login name of the user' }),
-  })
+  .object(formsOf(userInfoFields, 'response'))
   .openapi('UserInfo', { description: 'User information' });
 export type UserInfo = z.infer<typeof UserInfo>;
 
 /** UserInfo in requests: every field optional, missing ones become "". */
-const UserInfoInput = z.object({
-  avatar: UserInfo.shape.avatar.default(''),
-  email: UserInfo.shape.email.default(''),
-  name: UserInfo.shape.name.default(''),
-  username: UserInfo.shape.username.default(''),
-});
+const UserInfoInput = z.object(formsOf(userInfoFields, 'request'));
+export type UserInfoInput = z.infer<typeof UserInfoInput>;
 
-/** The common project fields, as responses carry them (always present). */
-const commonFields = {
+/** The project fields that may be unset. */
+const optionalCommonFields = {
+  category: optionalEnum(CATEGORIES, 'project category'),
+  charter_url: optionalFormatted('uri', 'charter document'),
+  entity_dissolution_date: optionalFormatted('date', 'date the project entity was dissolved'),
+  entity_formation_document_url: optionalFormatted('uri', 'entity formation document'),
+  formation_date: optionalFormatted('date', 'date the project was formed'),
+  funding_model: optionalList(
+    z.array(z.enum(FUNDING_MODELS)).max(FIELD_LIMITS.fundingModels, ARRAYS_ONLY),
+    z.array(z.enum(FUNDING_MODELS)).max(FIELD_LIMITS.fundingModels),
+    'funding models',
+  ),
+  legal_entity_name: optionalText(FIELD_LIMITS.legalEntityName, 'legal entity name'),
+  legal_entity_type: optionalEnum(LEGAL_ENTITY_TYPES, 'legal entity type'),
+  legal_parent_uid: optionalFormatted('uuid', 'legal parent entity'),
+  logo_url: optionalFormatted('uri', 'logo'),
+  repository_url: optionalFormatted('uri', 'repository'),
+  stage: optionalEnum(STAGES, 'project stage'),
+  website_url: optionalFormatted('uri', 'website'),
+};
+
+/** The flags: always present in responses, false when absent from a request. */
+const flagFields = {
   autojoin_enabled: z.boolean().openapi({ description: 'whether autojoin is enabled' }),
-  category: enumOrEmpty(CATEGORIES, 'project category'),
-  charter_url: uriOrEmpty('charter document'),
+  is_foundation: z.boolean().openapi({ description: 'whether the project is a foundation' }),
+  public: z.boolean().openapi({ description: 'whether the project is public' }),
+};
+
+/** Required in requests and always present in responses (a description may be ""). */
+const requiredCommonFields = {
   description: z
     .string()
     .max(FIELD_LIMITS.description, STRINGS_ONLY)
     .openapi({ description: 'project description' }),
-  entity_dissolution_date: dateOrEmpty('date the project entity was dissolved'),
-  entity_formation_document_url: uriOrEmpty('entity formation document'),
-  formation_date: dateOrEmpty('date the project was formed'),
-  funding_model: z
-    .array(z.enum(FUNDING_MODELS))
-    .max(FIELD_LIMITS.fundingModels, ARRAYS_ONLY)
-    .openapi({ description: 'funding models' }),
-  is_foundation: z.boolean().openapi({ description: 'whether the project is a foundation' }),
-  legal_entity_name: z
-    .string()
-    .max(FIELD_LIMITS.legalEntityName, STRINGS_ONLY)
-    .openapi({ description: 'legal entity name' }),
-  legal_entity_type: enumOrEmpty(LEGAL_ENTITY_TYPES, 'legal entity type'),
-  legal_parent_uid: formatted('uuid', {
-    allowEmpty: true,
-    description: 'legal parent entity; empty when none',
-  }),
-  logo_url: uriOrEmpty('logo'),
   name: z
     .string()
     .max(FIELD_LIMITS.name, STRINGS_ONLY)
     .openapi({ description: 'display name of the project' }),
-  // Empty only for the root project.
-  parent_uid: formatted('uuid', {
-    allowEmpty: true,
-    description: 'parent project; empty for the root project',
-  }),
-  public: z.boolean().openapi({ description: 'whether the project is public' }),
-  repository_url: uriOrEmpty('repository'),
   slug: z
     .string()
     .max(FIELD_LIMITS.slug, STRINGS_ONLY)
     .regex(SLUG_PATTERN)
     .openapi({ description: 'short slugified name' }),
-  stage: enumOrEmpty(STAGES, 'project stage'),
-  website_url: uriOrEmpty('website'),
+};
+
+const optionalResponse = formsOf(optionalCommonFields, 'response');
+
+/** The common project fields, as responses carry them (in the order of the wire forms). */
+const commonFields = {
+  autojoin_enabled: flagFields.autojoin_enabled,
+  category: optionalResponse.category,
+  charter_url: optionalResponse.charter_url,
+  description: requiredCommonFields.description,
+  entity_dissolution_date: optionalResponse.entity_dissolution_date,
+  entity_formation_document_url: optionalResponse.entity_formation_document_url,
+  formation_date: optionalResponse.formation_date,
+  funding_model: optionalResponse.funding_model,
+  is_foundation: flagFields.is_foundation,
+  legal_entity_name: optionalResponse.legal_entity_name,
+  legal_entity_type: optionalResponse.legal_entity_type,
+  legal_parent_uid: optionalResponse.legal_parent_uid,
+  logo_url: optionalResponse.logo_url,
+  name: requiredCommonFields.name,
+  // Absent only for the root project.
+  parent_uid: formatted('uuid', {
+    allowEmpty: false,
+    description: 'parent project; absent for the root project',
+  }).optional(),
+  public: flagFields.public,
+  repository_url: optionalResponse.repository_url,
+  slug: requiredCommonFields.slug,
+  stage: optionalResponse.stage,
+  website_url: optionalResponse.website_url,
 };
 
 const serverSetFields = {
@@ -255,19 +337,23 @@ const fullUpdatedAt = z.string().openapi({
 });
 
 /** A member list: writers, auditors or meeting coordinators. */
-const members = <Item extends z.ZodType>(item: Item, description: string) =>
-  z.array(item).max(FIELD_LIMITS.members, ARRAYS_ONLY).openapi({ description });
+const members = (description: string) =>
+  optionalList(
+    z.array(UserInfoInput).max(FIELD_LIMITS.members, ARRAYS_ONLY),
+    z.array(UserInfo).max(FIELD_LIMITS.members),
+    description,
+  );
 
-const settingsFields = {
-  announcement_date: dateOrEmpty('date the project was announced'),
-  auditors: members(UserInfo, 'project auditors'),
-  meeting_coordinators: members(UserInfo, 'project meeting coordinators'),
-  mission_statement: z
-    .string()
-    .max(FIELD_LIMITS.missionStatement, STRINGS_ONLY)
-    .openapi({ description: 'mission statement' }),
-  writers: members(UserInfo, 'project writers'),
+/** The settings, every one of which may be unset. */
+const optionalSettingsFields = {
+  announcement_date: optionalFormatted('date', 'date the project was announced'),
+  auditors: members('project auditors'),
+  meeting_coordinators: members('project meeting coordinators'),
+  mission_statement: optionalText(FIELD_LIMITS.missionStatement, 'mission statement'),
+  writers: members('project writers'),
 };
+
+const settingsFields = formsOf(optionalSettingsFields, 'response');
 
 export const ProjectBase = z.object({ ...commonFields, ...serverSetFields }).openapi('ProjectBase');
 export type ProjectBase = z.infer<typeof ProjectBase>;
@@ -306,29 +392,28 @@ export const ErrorBody = z
   .openapi('Error');
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Request fields that are not required: absent means "" / false / []. */
-const optionalCommonFields = {
-  autojoin_enabled: commonFields.autojoin_enabled.default(false),
-  category: commonFields.category.default(''),
-  charter_url: commonFields.charter_url.default(''),
-  entity_dissolution_date: commonFields.entity_dissolution_date.default(''),
-  entity_formation_document_url: commonFields.entity_formation_document_url.default(''),
-  formation_date: commonFields.formation_date.default(''),
-  funding_model: commonFields.funding_model.default([]),
-  is_foundation: commonFields.is_foundation.default(false),
-  legal_entity_name: commonFields.legal_entity_name.default(''),
-  legal_entity_type: commonFields.legal_entity_type.default(''),
-  legal_parent_uid: commonFields.legal_parent_uid.default(''),
-  logo_url: commonFields.logo_url.default(''),
-  public: commonFields.public.default(false),
-  repository_url: commonFields.repository_url.default(''),
-  stage: commonFields.stage.default(''),
-  website_url: commonFields.website_url.default(''),
-};
+const optionalRequest = formsOf(optionalCommonFields, 'request');
 
-const requiredCommonFields = {
-  slug: commonFields.slug,
-  description: commonFields.description,
+/** The common fields of a request: absent optional ones mean "" / false / []. */
+const requestCommonFields = {
+  autojoin_enabled: flagFields.autojoin_enabled.default(false),
+  category: optionalRequest.category,
+  charter_url: optionalRequest.charter_url,
+  entity_dissolution_date: optionalRequest.entity_dissolution_date,
+  entity_formation_document_url: optionalRequest.entity_formation_document_url,
+  formation_date: optionalRequest.formation_date,
+  funding_model: optionalRequest.funding_model,
+  is_foundation: flagFields.is_foundation.default(false),
+  legal_entity_name: optionalRequest.legal_entity_name,
+  legal_entity_type: optionalRequest.legal_entity_type,
+  legal_parent_uid: optionalRequest.legal_parent_uid,
+  logo_url: optionalRequest.logo_url,
+  public: flagFields.public.default(false),
+  repository_url: optionalRequest.repository_url,
+  stage: optionalRequest.stage,
+  website_url: optionalRequest.website_url,
+  slug: requiredCommonFields.slug,
+  description: requiredCommonFields.description,
   name: z
     .string()
     .min(1)
@@ -336,37 +421,30 @@ const requiredCommonFields = {
     .openapi({ description: 'display name of the project' }),
 };
 
-const optionalSettingsFields = {
-  announcement_date: settingsFields.announcement_date.default(''),
-  auditors: members(UserInfoInput, 'project auditors').default([]),
-  meeting_coordinators: members(UserInfoInput, 'project meeting coordinators').default([]),
-  mission_statement: settingsFields.mission_statement.default(''),
-  writers: members(UserInfoInput, 'project writers').default([]),
-};
-
 // Object schemas strip unknown keys: unknown request fields are ignored.
 export const CreateProjectRequest = z
   .object({
-    ...optionalCommonFields,
-    ...requiredCommonFields,
+    ...requestCommonFields,
     parent_uid: formatted('uuid', { allowEmpty: false, description: 'parent project' }),
-    ...optionalSettingsFields,
+    ...formsOf(optionalSettingsFields, 'request'),
   })
   .openapi('CreateProjectRequest');
 export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
 
 export const UpdateProjectBaseRequest = z
   .object({
-    ...optionalCommonFields,
-    ...requiredCommonFields,
-    // "" is accepted only for the root project (which has no parent); the domain checks that.
-    parent_uid: commonFields.parent_uid,
+    ...requestCommonFields,
+    // "" or absent (as a GET of the root answers) only for the root project; the domain checks that.
+    parent_uid: formatted('uuid', {
+      allowEmpty: true,
+      description: 'parent project; "" or absent only for the root project',
+    }).default(''),
   })
   .openapi('UpdateProjectBaseRequest');
 export type UpdateProjectBaseRequest = z.infer<typeof UpdateProjectBaseRequest>;
 
 export const UpdateProjectSettingsRequest = z
-  .object(optionalSettingsFields)
+  .object(formsOf(optionalSettingsFields, 'request'))
   .openapi('UpdateProjectSettingsRequest');
 export type UpdateProjectSettingsRequest = z.infer<typeof UpdateProjectSettingsRequest>;
 

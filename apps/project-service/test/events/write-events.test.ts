@@ -1,6 +1,6 @@
 import { deleteStream, natsUrlForTests, uniqueEventNames, watchEvents, type EventWatch } from '@repo/testing';
 import { ADMIN_PRINCIPAL, bearer, useProjectService } from '../app';
-import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
+import { admin, asAnswered, createProject, rootUid, uniqueSlug } from '../project-fixtures';
 import { clientEncode } from '../wire-formats';
 import { eventsOf, expectEvent, timed, waitForEventsOf, type TimedResponse } from './event-assertions';
 
@@ -187,7 +187,7 @@ describe('writes sent as XML', () => {
     );
     expect(create.response.status).toBe(201);
     const uid = (create.response.body as { uid: string }).uid;
-    expect(create.response.body).toMatchObject(creating);
+    expect(create.response.body).toMatchObject(asAnswered(creating));
 
     const update = await timed(
       service.request
