@@ -6,6 +6,7 @@ module.exports = [
   'body-fuzz',
   'codec-fuzz',
   'hostile-requests',
+  'lfx-client',
   'log-secrets',
   'migrations',
   'readme-walkthrough',

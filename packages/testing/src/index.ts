@@ -50,7 +50,17 @@ export {
   type ChromiumLookup,
   type PageWatch,
 } from './browser';
-export { findGo, goInteropRequired, goForTests, type GoLookup } from './go';
+export {
+  findGo,
+  goInteropRequired,
+  goForTests,
+  declaredGoSubtests,
+  runGoTestProgram,
+  type GoLookup,
+  type GoTestProgramOptions,
+  type GoTestProgramOutcome,
+} from './go';
+export { describeGoVendor, type GoVendorOptions } from './suites/go-vendor';
 export {
   readmeWalkthrough,
   runsGo,

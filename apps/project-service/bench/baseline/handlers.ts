@@ -97,7 +97,8 @@ const header = (request: BaselineRequest, name: string) => {
 };
 
 /** An unset optional field ("" or an empty list) is left out of an answer, as the service does. */
-const ifSet = <Value extends string | readonly unknown[]>(value: Value) => (value.length > 0 ? value : undefined);
+const ifSet = <Value extends string | readonly unknown[]>(value: Value) =>
+  value.length > 0 ? value : undefined;
 
 function membersIn(row: ProjectRow, role: string) {
   const members = (row.members ?? [])

@@ -176,7 +176,10 @@ function optionalFormatted(format: FormatName, description: string) {
   };
 }
 
-function optionalEnum<const Values extends readonly [string, ...string[]]>(values: Values, description: string) {
+function optionalEnum<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  description: string,
+) {
   return {
     request: enumOrEmpty(values, description).default(''),
     response: z
@@ -213,10 +216,10 @@ function optionalList<Request extends z.ZodArray, Response extends z.ZodArray>(
 }
 
 /** One form of each field of a table of optional fields. */
-function formsOf<Fields extends Record<string, OptionalField<z.ZodType, z.ZodType>>, Form extends 'request' | 'response'>(
-  fields: Fields,
-  form: Form,
-): { [Name in keyof Fields]: Fields[Name][Form] } {
+function formsOf<
+  Fields extends Record<string, OptionalField<z.ZodType, z.ZodType>>,
+  Form extends 'request' | 'response',
+>(fields: Fields, form: Form): { [Name in keyof Fields]: Fields[Name][Form] } {
   return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field[form]])) as {
     [Name in keyof Fields]: Fields[Name][Form];
   };

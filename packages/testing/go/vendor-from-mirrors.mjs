@@ -1,66 +1,39 @@
 #!/usr/bin/env node
-// Rebuilds vendor/, sums/ and go.sum of the Go SDK test program from git
-// mirrors of the SDK and its dependencies (no Go module proxy is needed).
+// Rebuilds vendor/, sums/, go.sum and copies of published go.sum files of a Go test program from
+// git mirrors of the modules it uses (no Go module proxy is needed).
 //
-//   node vendor-from-mirrors.mjs <dir holding the mirrors' git dirs>
+//   node vendor-from-mirrors.mjs <program dir> <dir holding the mirrors' git dirs>
 //
-// For each module it lists the files a module zip holds (Go's modzip rules:
-// the module's directory without nested modules, plus the repository root's
-// LICENSE when the module is in a subdirectory and has none), writes their
-// dirhash lines to sums/<module>@<version>.txt and the resulting h1: hash to
-// go.sum, then copies the non-test files of the packages the program imports
-// into vendor/ and writes vendor/modules.txt. go-sdk-vendor.test.ts checks all
-// of it, byte for byte, without the mirrors.
+// The program directory holds go.mod, the program's Go files and modules.json, which lists the
+// modules, the primary one (the module the program is about) first:
+//
+//   { "modules": [ {
+//       "path": "…", "version": "v…", "repo": "<owner>+<name>", "tag": "…", "commit": "<40 hex>",
+//       "subdir": "",                // the module's directory in the repository ("" for the root)
+//       "publishedGoSum": "<file>",  // the primary's, optional for others: its go.sum is copied there
+//       "why": "…",                  // only where the version is not the one the primary's go.sum pins
+//       "hashesFrom": "<module>"     // with why: the module whose published go.sum pins this version
+//   } ] }
+//
+// For each module it lists the files a module zip holds (Go's modzip rules: the module's directory
+// without nested modules, plus the repository root's LICENSE when the module is in a subdirectory
+// and has none), writes their dirhash lines to sums/<module>@<version>.txt and the resulting h1:
+// hash to go.sum, then copies the non-test files of the packages the program imports into vendor/
+// and writes vendor/modules.txt. @repo/testing's describeGoVendor checks all of it, byte for byte,
+// without the mirrors.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const mirrors = process.argv[2];
-if (!mirrors) {
-  console.error('usage: node vendor-from-mirrors.mjs <dir holding owner+name/repo git dirs>');
+const [programArg, mirrors] = process.argv.slice(2);
+if (!programArg || !mirrors) {
+  console.error('usage: node vendor-from-mirrors.mjs <program dir> <dir holding owner+name/repo git dirs>');
   process.exit(2);
 }
-
-/** Where each module comes from: a public repository, the commit of its release, its directory there. */
-export const MODULES = [
-  // The tag gitea/v0.19.0 of gitea.com/gitea/go-sdk (mirrored, with its tags, by
-  // Unity-Technologies/gitea-sdk; the same commit is on the upstream master that
-  // Madh93/gitea-go-sdk mirrors). The module lives in the repository's gitea/ directory.
-  {
-    path: 'code.gitea.io/sdk/gitea',
-    version: 'v0.19.0',
-    repo: 'Unity-Technologies+gitea-sdk',
-    commit: 'gitea/v0.19.0',
-    subdir: 'gitea',
-  },
-  {
-    path: 'github.com/davidmz/go-pageant',
-    version: 'v1.0.2',
-    repo: 'davidmz+go-pageant',
-    commit: 'v1.0.2',
-    subdir: '',
-  },
-  {
-    path: 'github.com/go-fed/httpsig',
-    version: 'v1.1.0',
-    repo: 'go-fed+httpsig',
-    commit: 'v1.1.0',
-    subdir: '',
-  },
-  {
-    path: 'github.com/hashicorp/go-version',
-    version: 'v1.6.0',
-    repo: 'hashicorp+go-version',
-    commit: 'v1.6.0',
-    subdir: '',
-  },
-  { path: 'golang.org/x/crypto', version: 'v0.22.0', repo: 'golang+crypto', commit: 'v0.22.0', subdir: '' },
-  { path: 'golang.org/x/sys', version: 'v0.19.0', repo: 'golang+sys', commit: 'v0.19.0', subdir: '' },
-];
+const here = path.resolve(programArg);
+const { modules: MODULES } = JSON.parse(readFileSync(path.join(here, 'modules.json'), 'utf8'));
 
 const git = (repo, ...args) =>
   execFileSync('git', ['--git-dir', path.join(mirrors, repo, 'repo'), ...args], {
@@ -70,6 +43,11 @@ const git = (repo, ...args) =>
 /** The files of a module zip: path inside the module → blob id. */
 function moduleFiles(module) {
   const commit = git(module.repo, 'rev-parse', `${module.commit}^{commit}`).toString().trim();
+  // The tag, where the mirror has it, must still name the commit modules.json records.
+  if (module.tag) {
+    const tagged = git(module.repo, 'rev-parse', `${module.tag}^{commit}`).toString().trim();
+    if (tagged !== commit) throw new Error(`${module.repo}: tag ${module.tag} is ${tagged}, not ${commit}`);
+  }
   const entries = git(module.repo, 'ls-tree', '-r', '-z', commit)
     .toString()
     .split('\0')
@@ -110,9 +88,10 @@ function hash1(module, files) {
   return { lines, h1: `h1:${createHash('sha256').update(lines).digest('base64')}` };
 }
 
-const work = mkdtempSync(path.join(os.tmpdir(), 'go-sdk-vendor-'));
+const work = mkdtempSync(path.join(os.tmpdir(), 'go-vendor-'));
 const goSum = [];
 const contents = new Map();
+rmSync(path.join(here, 'sums'), { recursive: true, force: true });
 mkdirSync(path.join(here, 'sums'), { recursive: true });
 for (const module of MODULES) {
   const { commit, files } = moduleFiles(module);
@@ -137,14 +116,19 @@ for (const module of MODULES) {
 }
 writeFileSync(path.join(here, 'go.sum'), `${goSum.sort().join('\n')}\n`);
 
-// Which packages does the program import? go list over the full modules.
+// Which packages does the program import? go list over the full modules. modules.txt lists the
+// modules in path order, as `go mod vendor` does; each module's `## explicit; go X` line carries the
+// go directive of its go.mod: without it Go 1.17+ compiles the module at the go1.16 language level.
+const byPath = [...MODULES].sort((a, b) => (a.path < b.path ? -1 : 1));
 const modulesTxt = (packagesByModule) =>
-  MODULES.map((m) => {
-    const goVersion = /^go (\S+)$/m.exec(contents.get(m.path).get('go.mod').toString());
-    const header = `## explicit${goVersion ? `; go ${goVersion[1]}` : ''}\n`;
-    return `# ${m.path} ${m.version}\n${header}${(packagesByModule.get(m.path) ?? []).map((p) => `${p}\n`).join('')}`;
-  }).join('');
-for (const file of ['main_test.go', 'go.mod']) {
+  byPath
+    .map((m) => {
+      const goVersion = /^go (\S+)$/m.exec(contents.get(m.path).get('go.mod').toString());
+      const header = `## explicit${goVersion ? `; go ${goVersion[1]}` : ''}\n`;
+      return `# ${m.path} ${m.version}\n${header}${(packagesByModule.get(m.path) ?? []).map((p) => `${p}\n`).join('')}`;
+    })
+    .join('');
+for (const file of readdirSync(here).filter((name) => name === 'go.mod' || name.endsWith('.go'))) {
   writeFileSync(path.join(work, file), readFileSync(path.join(here, file)));
 }
 const allPackages = new Map(
@@ -202,8 +186,10 @@ for (const m of MODULES) {
     }
   }
 }
-// The SDK's own go.sum: the hashes it publishes for its dependencies (go-sdk-vendor.test.ts).
-writeFileSync(path.join(here, 'gitea-sdk.go.sum'), contents.get(MODULES[0].path).get('go.sum'));
+// The go.sum files the modules publish: the hashes they pin for their dependencies (describeGoVendor).
+for (const m of MODULES.filter((module) => module.publishedGoSum)) {
+  writeFileSync(path.join(here, m.publishedGoSum), contents.get(m.path).get('go.sum'));
+}
 writeFileSync(path.join(here, 'vendor', 'modules.txt'), modulesTxt(usedByModule));
 rmSync(work, { recursive: true, force: true });
 
