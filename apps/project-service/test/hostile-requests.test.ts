@@ -516,14 +516,14 @@ async function expectWholeAfterFuzz(before: Counts): Promise<void> {
   await service.request.get('/livez').expect(200);
   const admin = `Bearer ${adminToken()}`;
   const list = await service.request.get('/projects').set('Authorization', admin).expect(200);
-  const projects = (list.body as { projects: { uid: string; parent_uid: string }[] }).projects;
+  const projects = (list.body as { projects: { uid: string; parent_uid?: string }[] }).projects;
   const byUid = new Map(projects.map((project) => [project.uid, project]));
-  // Exactly one root; every other project's parent exists; walking up always reaches the root.
-  expect(projects.filter((project) => project.parent_uid === '')).toHaveLength(1);
+  // Exactly one root (no parent_uid); every other project's parent exists; walking up always reaches the root.
+  expect(projects.filter((project) => project.parent_uid === undefined)).toHaveLength(1);
   for (const project of projects) {
     const seen = new Set<string>();
     let current = project;
-    while (current.parent_uid !== '') {
+    while (current.parent_uid !== undefined) {
       expect(seen.has(current.uid)).toBe(false);
       seen.add(current.uid);
       const parent = byUid.get(current.parent_uid);
