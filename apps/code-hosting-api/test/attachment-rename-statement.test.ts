@@ -30,14 +30,13 @@ const service = useTestApp((source) =>
 );
 
 /**
- * The two forms of a token and their one statement: sent alone, the statement looks it up itself
- * (src/db/token-caller.ts); as Basic's username, it is looked up first and the caller's form runs.
+ * The two forms of a token, each looked up first, then the one guarded statement for the caller.
  */
 const forms = [
   {
     form: 'token',
     authorization: (token: string) => `token ${token}`,
-    oneStatement: ['attachment_rename_with_token'],
+    oneStatement: ['token_by_hash', 'attachment_rename_guarded'],
   },
   {
     form: 'basic',

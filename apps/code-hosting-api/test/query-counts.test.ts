@@ -152,15 +152,16 @@ describe('GET /users/{username}/orgs', () => {
 });
 
 describe('a token-authenticated request', () => {
-  it("GET /orgs/{org} is one statement: the token is looked up in the organization's read", async () => {
+  it('GET /orgs/{org}: the token, then the organization', async () => {
     const owner = await createUser(service, 'count-owner');
     const org = (await createOrg(service, owner)).name;
     const { count, response } = await counted(`${api}/orgs/${org}`, owner.token);
     expect(response.body).toMatchObject({ name: org });
-    expect(count).toBe(1);
-    // A named statement, prepared once per connection on PostgreSQL (src/db/prepared-statements.ts).
+    expect(count).toBe(2);
+    // Named statements, prepared once per connection on PostgreSQL (src/db/prepared-statements.ts).
     expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1])).toEqual([
-      'organization_with_token',
+      'token_by_hash',
+      'account_by_name',
     ]);
   });
 
@@ -183,14 +184,17 @@ describe('a token-authenticated request', () => {
     ]);
   });
 
-  it('GET /users/{user}/orgs/{org}/permissions: one statement', async () => {
+  it('GET /users/{user}/orgs/{org}/permissions: the token, the user, the organization, the teams', async () => {
     const owner = await createUser(service, 'count-perm-owner');
     const org = (await createOrg(service, owner)).name;
     const { response } = await counted(`${api}/users/${owner.username}/orgs/${org}/permissions`, owner.token);
     expect(response.body).toMatchObject({ is_owner: true });
-    // The token, the user and the organization by name, the user's teams there: one, named.
+    // The token, the user and the organization by name, the user's teams there: each named.
     expect(statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql)).toEqual([
-      'permissions_with_token',
+      'token_by_hash',
+      'account_by_name',
+      'account_by_name',
+      'teams_of_member',
     ]);
   });
 
@@ -207,7 +211,7 @@ describe('a token-authenticated request', () => {
 describe('an organization write', () => {
   const names = () => statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql);
 
-  it('POST /orgs: the token, the organization, its Owners team and the creator in one statement', async () => {
+  it('POST /orgs: the token, then the organization, its Owners team and the creator in one statement', async () => {
     const creator = await createUser(service, 'count-creator');
     queries = 0;
     const name = uniqueName('count-made');
@@ -216,7 +220,7 @@ describe('an organization write', () => {
       .set(...auth(creator.token))
       .send({ username: name, full_name: 'Counted' })
       .expect(201);
-    expect(names()).toEqual(['organization_create_with_token']);
+    expect(names()).toEqual(['token_by_hash', 'organization_create']);
     // The creator owns it: the Owners team and its member were written by that one statement.
     await service.request
       .get(`${api}/users/${creator.username}/orgs/${name}/permissions`)
@@ -225,7 +229,7 @@ describe('an organization write', () => {
       .expect((response) => expect(response.body).toMatchObject({ is_owner: true }));
   });
 
-  it("PATCH /orgs/{org}: the token, the organization, the caller's teams there and the write in one statement", async () => {
+  it("PATCH /orgs/{org}: the token, then the organization, the caller's teams there and the write in one statement", async () => {
     const owner = await createUser(service, 'count-editor');
     const org = (await createOrg(service, owner)).name;
     queries = 0;
@@ -237,7 +241,7 @@ describe('an organization write', () => {
       .expect((response) =>
         expect(response.body).toMatchObject({ description: 'counted', location: 'Here' }),
       );
-    expect(names()).toEqual(['organization_edit_with_token']);
+    expect(names()).toEqual(['token_by_hash', 'organization_edit_guarded']);
   });
 
   it('PATCH /orgs/{org} refused: the one statement writes nothing, the full path answers 403', async () => {
@@ -251,9 +255,13 @@ describe('an organization write', () => {
       .set(...auth(member.token))
       .send({ description: 'not counted' })
       .expect(403);
-    // The token found by the one statement serves the full path too, which reads the organization
-    // and the caller's teams there to refuse.
-    expect(names()).toEqual(['organization_edit_with_token', 'account_by_name', 'teams_of_member']);
+    // The full path reads the organization and the caller's teams there to refuse.
+    expect(names()).toEqual([
+      'token_by_hash',
+      'organization_edit_guarded',
+      'account_by_name',
+      'teams_of_member',
+    ]);
     await service.request
       .get(`${api}/orgs/${org}`)
       .set(...auth(owner.token))
@@ -265,7 +273,7 @@ describe('an organization write', () => {
 describe('an attachment rename', () => {
   const names = () => statements.map((sql) => /^\/\* prepared: (\w+) \*\//.exec(sql)?.[1] ?? sql);
 
-  it('PATCH …/assets/{id}: the token, the rights, the issue and the write in one statement', async () => {
+  it('PATCH …/assets/{id}: the token, then the rights, the issue and the write in one statement', async () => {
     const fixture = await issueFixture(service);
     const attachment = await uploaded(service, fixture.assets, fixture.owner.token);
     queries = 0;
@@ -275,8 +283,7 @@ describe('an attachment rename', () => {
       .send({ name: 'renamed.txt' })
       .expect(201)
       .expect((response) => expect(response.body).toMatchObject({ id: attachment.id, name: 'renamed.txt' }));
-    // Before: ten statements, most of them Prisma's; then five named ones; then the token's and one.
-    expect(names()).toEqual(['attachment_rename_with_token']);
+    expect(names()).toEqual(['token_by_hash', 'attachment_rename_guarded']);
   });
 
   it('PATCH …/assets/{id} refused: the one statement writes nothing, the full path answers 403', async () => {
@@ -290,7 +297,8 @@ describe('an attachment rename', () => {
       .send({ name: 'not-mine.txt' })
       .expect(403);
     expect(names()).toEqual([
-      'attachment_rename_with_token',
+      'token_by_hash',
+      'attachment_rename_guarded',
       'repository_by_name',
       'teams_of_member',
       'collaborator_level',

@@ -7,20 +7,10 @@ import type { RunStatement } from './database';
 import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
 import { fixedStatement } from './prepared-statements';
 import { unlessUnstorable } from './write-outcome';
-import { toAccount, toAttachmentOfJson, toTeam, type AttachmentJson } from './row-mappers';
-import {
-  NOT_CALLER,
-  tokenArgs,
-  tokenCallerCte,
-  tokenCallerRow,
-  tokenFactsOf,
-  type TokenArgs,
-  type TokenCallerRow,
-} from './token-caller';
-import type { TokenFacts, TokenLookup } from '../domain/token-caller';
+import { toAccount, toAttachmentOfJson, toTeam, type AccountRow, type AttachmentJson } from './row-mappers';
 
-// PATCH …/assets/{id} in one statement (before: the repository, the writer's teams there, perhaps
-// a collaboration, the issue with its attachments, then the write: five). The write is guarded by
+// PATCH …/assets/{id} in one statement: the repository, the writer's teams there, perhaps a
+// collaboration, the issue and the write. The write is guarded by
 // the SQL form of the rules the full path applies (repositoryLevelFrom, assertNotArchived,
 // assertMayWriteIssue); the statement returns the facts it decided on, and the domain decides
 // again on them before it answers.
@@ -49,13 +39,9 @@ const GRANTED_LEVELS = Prisma.raw(
 
 /**
  * The guarded rename for the writer that `writer` names: a WITH item of one row (user_id,
- * site_admin, public_only), or none and nothing is written. `rows` adds the statement's other rows.
+ * site_admin, public_only), or none and nothing is written.
  */
-function guardedRename(
-  args: RenameTargetArgs,
-  writer: Prisma.Sql,
-  rows: Prisma.Sql = Prisma.empty,
-): Prisma.Sql {
+function guardedRename(args: RenameTargetArgs, writer: Prisma.Sql): Prisma.Sql {
   const userId = Prisma.sql`(SELECT user_id FROM writer)`;
   return Prisma.sql`
     WITH ${writer}, r AS (
@@ -90,8 +76,7 @@ function guardedRename(
         AND (i.poster_id = w.user_id OR w.site_admin OR l.level IN ('write', 'admin', 'owner'))
       RETURNING ${attachmentColumns('t')}
     )
-    ${rows}
-    SELECT 'repository-owner' AS "role", ${NOT_CALLER}, r.*, i.poster_id AS "posterId", row_to_json(n) AS "attachment",
+    SELECT r.*, i.poster_id AS "posterId", row_to_json(n) AS "attachment",
       (SELECT permission FROM collaboration) AS "collaboration",
       ${MEMBER_TEAMS_JSON} AS "memberTeams"
     FROM renamed n, r, issue i`;
@@ -108,27 +93,7 @@ const RENAME_GUARDED = fixedStatement<RenameArgs>('attachment_rename_guarded', (
   ),
 );
 
-/**
- * The guarded rename with the request's token looked up in the same statement (token-caller.ts):
- * the writer is the token's user when its scopes allow writing issues. The token's row first.
- */
-const RENAME_WITH_TOKEN = fixedStatement<RenameTargetArgs & TokenArgs>(
-  'attachment_rename_with_token',
-  (arg, args) =>
-    guardedRename(
-      args,
-      Prisma.sql`${tokenCallerCte(args)}, writer AS (
-        SELECT account_id AS user_id, site_admin, public_only FROM token_caller WHERE granted
-      )`,
-      Prisma.sql`${tokenCallerRow(
-        Prisma.sql`, NULL::bigint AS "repoId", NULL::boolean AS "repoIsPrivate", NULL::boolean AS "repoIsArchived",
-        NULL::bigint AS "posterId", NULL::json AS "attachment", NULL::text AS "collaboration", NULL::json AS "memberTeams"`,
-      )}
-      UNION ALL`,
-    ),
-);
-
-type RenameRow = TokenCallerRow & {
+type RenameRow = AccountRow & {
   repoIsPrivate: boolean;
   repoIsArchived: boolean;
   posterId: number | string;
@@ -139,7 +104,7 @@ type RenameRow = TokenCallerRow & {
 
 /** The rename the statement made, with the facts its guard decided on; undefined when it made none. */
 function guardedRenameOf(rows: readonly RenameRow[]): GuardedRename | undefined {
-  const row = rows.find((candidate) => candidate.role === 'repository-owner');
+  const [row] = rows;
   if (!row) return undefined;
   return {
     attachment: toAttachmentOfJson(row.attachment),
@@ -170,17 +135,4 @@ export async function renameAttachmentGuarded(
     run<RenameRow>(RENAME_GUARDED.bind({ ...targetOf(path, name), ...writer })),
   );
   return rows && guardedRenameOf(rows);
-}
-
-/** The guarded rename with the request's token: what the statement found of it, and the rename made. */
-export async function renameAttachmentWithToken(
-  run: RunStatement,
-  token: TokenLookup,
-  path: AttachmentPath,
-  name: string,
-): Promise<{ token: TokenFacts | undefined; rename: GuardedRename | undefined } | undefined> {
-  const rows = await unlessUnstorable(() =>
-    run<RenameRow>(RENAME_WITH_TOKEN.bind({ ...targetOf(path, name), ...tokenArgs(token) })),
-  );
-  return rows && { token: tokenFactsOf(rows), rename: guardedRenameOf(rows) };
 }

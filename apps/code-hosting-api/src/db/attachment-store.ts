@@ -1,6 +1,6 @@
 import { notFound } from '@repo/http-errors';
 import { Prisma } from '../generated/prisma/client';
-import { renameAttachmentGuarded, renameAttachmentWithToken } from './attachment-guarded-rename';
+import { renameAttachmentGuarded } from './attachment-guarded-rename';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store';
@@ -83,11 +83,6 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
       // With events on, the recorded write (renameAttachment) is the only one.
       if (changes) return undefined;
       return renameAttachmentGuarded(query, path, name, writer);
-    },
-
-    async renameAttachmentWithToken(token, path, name) {
-      if (changes) return undefined;
-      return renameAttachmentWithToken(query, token, path, name);
     },
 
     async deleteAttachment(id) {

@@ -9,15 +9,6 @@ import { fixedStatement, prepared } from './prepared-statements';
 import { toAccount, toTeam, type AccountRow, type TeamRow } from './row-mappers';
 import type { StoreDatabase } from './store';
 import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
-import {
-  NOT_CALLER,
-  tokenArgs,
-  tokenCallerCte,
-  tokenCallerRow,
-  tokenFactsOf,
-  type TokenArgs,
-  type TokenCallerRow,
-} from './token-caller';
 import { unlessNameTaken, unlessUnstorable } from './write-outcome';
 
 function teamData(team: TeamInsert) {
@@ -147,76 +138,6 @@ const CREATE_ORGANIZATION = fixedStatement<OrganizationInsertArgs & { memberId: 
     SELECT ${ACCOUNT_COLUMNS} FROM created a`,
 );
 
-/**
- * POST /orgs with the request's token looked up in the same statement (db/token-caller.ts): the
- * organization is created only when the token may (its scopes allow writing organizations) and
- * its user may create one (a site administrator, or allowed to and not through a public-only
- * token, unless regular creation is disabled). The token's row, then the organization's when made.
- */
-const CREATE_ORGANIZATION_WITH_TOKEN = fixedStatement<
-  OrganizationInsertArgs & TokenArgs & { regularCreationDisabled: boolean }
->(
-  'organization_create_with_token',
-  (arg, args) => Prisma.sql`
-    WITH ${tokenCallerCte(args)},
-    ${organizationInserts(
-      args,
-      Prisma.sql`SELECT account_id FROM token_caller
-        WHERE granted AND (site_admin OR (allow_create_organization AND NOT public_only
-          AND NOT ${arg('regularCreationDisabled')}::boolean))`,
-    )}
-    ${tokenCallerRow()}
-    UNION ALL
-    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS} FROM created a`,
-);
-
-/**
- * GET /orgs/{org} with the request's token looked up in the same statement: the token's row, then
- * the organization's (when there is one of that name) with whether the token's user is in one of
- * its teams (asked of private organizations only, the only ones it decides on).
- */
-const ORGANIZATION_WITH_TOKEN = fixedStatement<TokenArgs & { lowerName: string }>(
-  'organization_with_token',
-  (arg, args) => Prisma.sql`
-    WITH ${tokenCallerCte(args)}
-    ${tokenCallerRow(Prisma.sql`, NULL::boolean AS "callerIsMember"`)}
-    UNION ALL
-    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS},
-      a.visibility = 'private' AND EXISTS (
-        SELECT FROM teams t JOIN team_members m ON m.team_id = t.id
-        WHERE t.org_id = a.id AND m.account_id = (SELECT account_id FROM token_caller)
-      ) AS "callerIsMember"
-    FROM accounts a
-    WHERE a.lower_name = ${arg('lowerName')} AND a.type = 'organization'`,
-);
-
-/**
- * GET /users/{username}/orgs/{org}/permissions with the request's token looked up in the same
- * statement: the token's row, the user's, and the organization's, with whether the token's user is
- * in one of its teams and the named user's teams there.
- */
-const PERMISSIONS_WITH_TOKEN = fixedStatement<TokenArgs & { userLowerName: string; orgLowerName: string }>(
-  'permissions_with_token',
-  (arg, args) => Prisma.sql`
-    WITH ${tokenCallerCte(args)},
-    ${memberTeamsCte(
-      Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('orgLowerName')} AND type = 'organization')`,
-      Prisma.sql`(SELECT id FROM accounts WHERE lower_name = ${arg('userLowerName')} AND type = 'user')`,
-    )}
-    ${tokenCallerRow(Prisma.sql`, NULL::boolean AS "callerIsMember", NULL::json AS "memberTeams"`)}
-    UNION ALL
-    SELECT 'user', ${NOT_CALLER}, ${ACCOUNT_COLUMNS}, NULL, NULL
-    FROM accounts a WHERE a.lower_name = ${arg('userLowerName')} AND a.type = 'user'
-    UNION ALL
-    SELECT 'organization', ${NOT_CALLER}, ${ACCOUNT_COLUMNS},
-      EXISTS (
-        SELECT FROM teams t JOIN team_members m ON m.team_id = t.id
-        WHERE t.org_id = a.id AND m.account_id = (SELECT account_id FROM token_caller)
-      ),
-      ${MEMBER_TEAMS_JSON}
-    FROM accounts a WHERE a.lower_name = ${arg('orgLowerName')} AND a.type = 'organization'`,
-);
-
 /** The statement's values of an organization's fields and its first team's. */
 function organizationInsertValues(
   account: NewAccount,
@@ -286,9 +207,9 @@ type EditTargetArgs = Omit<EditOrganizationArgs, 'id'> & { lowerName: string };
  * administrator, or its member in an owner-level team; a visibility change only when the guard
  * allows it. `guard` is a WITH item of one row (site_admin, member_id, visibility_change_allowed),
  * or none and nothing is written. The organization after, with its visibility before and the
- * member's teams, for the domain to decide on again; `rows` adds the statement's other rows.
+ * member's teams, for the domain to decide on again.
  */
-function guardedEdit(args: EditTargetArgs, guard: Prisma.Sql, rows: Prisma.Sql = Prisma.empty): Prisma.Sql {
+function guardedEdit(args: EditTargetArgs, guard: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     WITH ${guard}, o AS (
       SELECT id, visibility FROM accounts WHERE lower_name = ${args.lowerName} AND type = 'organization'
@@ -302,8 +223,7 @@ function guardedEdit(args: EditTargetArgs, guard: Prisma.Sql, rows: Prisma.Sql =
           OR g.visibility_change_allowed)
       RETURNING ${ACCOUNT_COLUMNS}
     )
-    ${rows}
-    SELECT 'organization' AS "role", ${NOT_CALLER}, u.*, (SELECT visibility FROM o) AS "previousVisibility",
+    SELECT u.*, (SELECT visibility FROM o) AS "previousVisibility",
       ${MEMBER_TEAMS_JSON} AS "memberTeams"
     FROM updated u`;
 }
@@ -321,34 +241,14 @@ const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & EditTargetArgs>
     ),
 );
 
-/**
- * The guarded edit with the request's token looked up in the same statement (db/token-caller.ts):
- * the guard is the token's user when its scopes allow writing organizations, a visibility change
- * allowed to a site administrator or when the danger zone is not restricted. The token's row first.
- */
-const EDIT_ORGANIZATION_WITH_TOKEN = fixedStatement<
-  EditTargetArgs & TokenArgs & { dangerZoneRestricted: boolean }
->('organization_edit_with_token', (arg, args) =>
-  guardedEdit(
-    args,
-    Prisma.sql`${tokenCallerCte(args)}, guard AS (
-      SELECT site_admin, CASE WHEN public_only THEN NULL ELSE account_id END AS member_id,
-        site_admin OR NOT ${arg('dangerZoneRestricted')}::boolean AS visibility_change_allowed
-      FROM token_caller WHERE granted
-    )`,
-    Prisma.sql`${tokenCallerRow(Prisma.sql`, NULL::text AS "previousVisibility", NULL::json AS "memberTeams"`)}
-    UNION ALL`,
-  ),
-);
-
-type GuardedEditRow = TokenCallerRow & {
+type GuardedEditRow = AccountRow & {
   previousVisibility: string | null;
   memberTeams: MemberTeamJson[] | null;
 };
 
 /** The guarded edit's organization row: what was written, with what the domain decides on again. */
 function guardedEditOf(rows: readonly GuardedEditRow[]) {
-  const row = rows.find((candidate) => candidate.role === 'organization');
+  const [row] = rows;
   return (
     row && {
       organization: toAccount(row),
@@ -390,62 +290,6 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       );
     },
 
-    async createOrganizationWithToken(token, account, team, regularCreationDisabled) {
-      // With events on, the creation records its event in the usual path's transaction.
-      if (changes) return undefined;
-      return unlessUnstorable(() =>
-        unlessNameTaken(async () => {
-          const rows = await query<TokenCallerRow>(
-            CREATE_ORGANIZATION_WITH_TOKEN.bind({
-              ...organizationInsertValues(account, team),
-              ...tokenArgs(token),
-              regularCreationDisabled,
-            }),
-          );
-          const created = rows.find((row) => row.role === 'organization');
-          return { token: tokenFactsOf(rows), organization: created && toAccount(created) };
-        }),
-      );
-    },
-
-    async findOrganizationWithToken(token, name) {
-      // A name the database cannot compare (a NUL character): the usual path decides who asks first.
-      const rows = await unlessUnstorable(() =>
-        query<TokenCallerRow & { callerIsMember: boolean | null }>(
-          ORGANIZATION_WITH_TOKEN.bind({ ...tokenArgs(token), lowerName: name.toLowerCase() }),
-        ),
-      );
-      if (!rows) return undefined;
-      const organization = rows.find((row) => row.role === 'organization');
-      return {
-        token: tokenFactsOf(rows),
-        organization: organization && toAccount(organization),
-        callerIsMember: organization?.callerIsMember === true,
-      };
-    },
-
-    async findPermissionsWithToken(token, username, orgName) {
-      const rows = await unlessUnstorable(() =>
-        query<TokenCallerRow & { callerIsMember: boolean | null; memberTeams: MemberTeamJson[] | null }>(
-          PERMISSIONS_WITH_TOKEN.bind({
-            ...tokenArgs(token),
-            userLowerName: username.toLowerCase(),
-            orgLowerName: orgName.toLowerCase(),
-          }),
-        ),
-      );
-      if (!rows) return undefined;
-      const user = rows.find((row) => row.role === 'user');
-      const organization = rows.find((row) => row.role === 'organization');
-      return {
-        token: tokenFactsOf(rows),
-        user: user && toAccount(user),
-        organization: organization && toAccount(organization),
-        callerIsMember: organization?.callerIsMember === true,
-        userTeams: (organization?.memberTeams ?? []).map(toTeam),
-      };
-    },
-
     async updateOrganization(id, accountChanges) {
       const edited = organizationChanges(accountChanges);
       if (!changes && edited) {
@@ -480,23 +324,6 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
         ),
       );
       return rows && guardedEditOf(rows);
-    },
-
-    async updateOrganizationWithToken(token, name, accountChanges, dangerZoneRestricted) {
-      const edited = organizationChanges(accountChanges);
-      if (changes || !edited) return undefined;
-      const rows = await unlessUnstorable(() =>
-        query<GuardedEditRow>(
-          EDIT_ORGANIZATION_WITH_TOKEN.bind({
-            ...edited,
-            lowerName: name.toLowerCase(),
-            ...tokenArgs(token),
-            dangerZoneRestricted,
-            now: new Date(),
-          }),
-        ),
-      );
-      return rows && { token: tokenFactsOf(rows), edit: guardedEditOf(rows) };
     },
 
     async renameOrganization(id, expectedName, newName) {

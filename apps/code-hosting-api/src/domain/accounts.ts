@@ -8,8 +8,8 @@ import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
 import { hashPassword, standInHash, verifyPassword } from './passwords';
 import type { AccountRecord, Page, TokenRecord, Visibility } from './records';
-import { callerOfToken, tokenAccountUsable, type TokenFacts, type TokenNeed } from './token-caller';
-import { knownScopes, scopesAllow } from './token-scopes';
+import { tokenAccountUsable } from './token-caller';
+import { knownScopes } from './token-scopes';
 import type { RequestedNumber } from './requested-number';
 import { TokenUseRecorder } from './token-use';
 
@@ -148,23 +148,6 @@ export function accountService(
       if (!found || !tokenAccountUsable(found.account)) return undefined;
       tokenUse.record(found.token.id, origin);
       return { account: found.account, scopes: found.token.scopes };
-    },
-
-    /**
-     * A token an operation's own statement looked up (token-caller.ts): the caller when the token
-     * authenticates (as authenticateToken decides) and its scopes allow the operation, its use
-     * recorded; undefined otherwise, for the usual path to refuse.
-     */
-    acceptToken(facts: TokenFacts | undefined, need: TokenNeed, origin?: string): Caller | undefined {
-      if (
-        !facts ||
-        !tokenAccountUsable(facts.account) ||
-        !scopesAllow(facts.scopes, need.category, need.mode)
-      ) {
-        return undefined;
-      }
-      tokenUse.record(facts.tokenId, origin);
-      return callerOfToken(facts);
     },
 
     /** Resolves once the token-use writes started so far are done. */

@@ -1,4 +1,3 @@
-import type { TokenFacts, TokenLookup } from './token-caller';
 import type { RepositoryAccessFacts } from './access';
 import type { AccessLevel, AttachmentRecord, TeamRecord } from './records';
 
@@ -61,17 +60,6 @@ export interface AttachmentStore {
     name: string,
     writer: AttachmentWriter,
   ): Promise<GuardedRename | undefined>;
-  /**
-   * The guarded rename with the request's token looked up in the same statement (token-caller.ts):
-   * the writer is the token's user when its scopes allow writing issues. What the statement found of
-   * the token, and the rename when it was made; undefined when it could not be tried (events on) or
-   * held a value the database cannot store, and the usual path answers.
-   */
-  renameAttachmentWithToken(
-    token: TokenLookup,
-    path: AttachmentPath,
-    name: string,
-  ): Promise<{ token: TokenFacts | undefined; rename: GuardedRename | undefined } | undefined>;
   /** Removes the row; false when it was already gone. */
   deleteAttachment(id: number): Promise<boolean>;
   incrementDownloadCount(id: number): Promise<void>;

@@ -8,7 +8,6 @@ import { assertMayWriteIssue, assertNotArchived, existingIssue, mayWriteIssue } 
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
 import type { AttachmentPath, GuardedRename } from './attachment-store';
-import { writtenWithToken, type TokenCredential } from './token-caller';
 
 /**
  * What the use cases need of the attachment storage (src/storage's Storage has these and more):
@@ -191,10 +190,7 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       }
     },
 
-    /**
-     * PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201.
-     * `oneStatement`: false when renameWithToken has just declined (its statement wrote nothing, or it tried none).
-     */
+    /** PATCH …/assets/{id}: a non-empty name replaces the current one; Gitea answers 201. */
     async rename(
       caller: Caller,
       owner: string,
@@ -202,34 +198,14 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       index: RequestedNumber,
       id: RequestedNumber,
       name: string | undefined,
-      oneStatement = true,
     ): Promise<AttachmentRecord> {
-      const renamed = oneStatement && (await renamedInOneStatement(caller, { owner, repo, index, id }, name));
+      const renamed = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
       if (renamed) return renamed;
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (name === undefined || name === '') return attachment;
       assertDisplayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension);
       return store.renameAttachment(attachment.id, name);
-    },
-
-    /**
-     * PATCH …/assets/{id} in one statement with the request's token (token-caller.ts): the
-     * attachment renamed, or undefined when it renamed nothing (a refusal, none such, a refused
-     * type, no name) and the usual path (rename) answers.
-     */
-    async renameWithToken(
-      token: TokenCredential,
-      path: RenamePath,
-      name: string | undefined,
-    ): Promise<AttachmentRecord | undefined> {
-      const target = renameTarget(path, name);
-      if (!target) return undefined;
-      const attempt = await store.renameAttachmentWithToken(token, target, name!);
-      const renamed =
-        attempt &&
-        writtenWithToken(token, attempt.token, attempt.rename, `the rename in ${path.owner}/${path.repo}`);
-      return renamed && allowedRename(renamed.caller, path, renamed.written);
     },
 
     /** DELETE …/assets/{id}: the row, then the object. */

@@ -3,7 +3,6 @@ import type { GuardedOrganizationEdit, TeamInsert } from './organization-store';
 import type { Store } from './store';
 import {
   accountExistsError,
-  accountNameProblem,
   assertUsableAccountName,
   assertValidEmail,
   isValidEmail,
@@ -17,13 +16,11 @@ import {
   ownsOrganization,
   repositoryLevelFrom,
   requireOrganizationOwner,
-  seesAccount,
   visibleAccount,
   visibleOrganization as visibleOrganizationIn,
 } from './access';
 import { isSiteAdmin, requireUser, type Caller } from './caller';
 import { offsetOf, type ListOptions } from './pagination';
-import { writtenWithToken, type TokenCredential } from './token-caller';
 import {
   levelRank,
   type AccessLevel,
@@ -217,33 +214,6 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return permissionsOf(await membershipOf(store, org, user.id));
     },
 
-    /**
-     * GET /users/{username}/orgs/{org}/permissions in one statement with the request's token: the
-     * permissions when the token authenticates for it and the caller may see them; undefined
-     * otherwise, and the usual path (permissions) answers with the refusal.
-     */
-    async permissionsWithToken(
-      token: TokenCredential,
-      username: string,
-      orgName: string,
-    ): Promise<OrganizationPermissions | undefined> {
-      const found = await store.findPermissionsWithToken(token, username, orgName);
-      if (!found) return undefined;
-      const caller = token.accept(found.token);
-      const { user, organization: org, callerIsMember } = found;
-      if (
-        !caller?.user ||
-        !user ||
-        !seesAccount(caller, user, false) ||
-        !org ||
-        !seesAccount(caller, org, callerIsMember) ||
-        !(caller.user.id === user.id || isSiteAdmin(caller) || callerIsMember)
-      ) {
-        return undefined;
-      }
-      return permissionsOf(membershipFrom(found.userTeams));
-    },
-
     /** POST /orgs (organization rule 2). */
     async create(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
       const user = assertMayCreate(caller);
@@ -259,66 +229,15 @@ export function organizationService(store: Store, settings: OrganizationSettings
       return created.value;
     },
 
-    /**
-     * POST /orgs in one statement with the request's token (token-caller.ts): the caller and the
-     * organization made, or undefined when it made none (a refusal, an unusable name or e-mail, a
-     * name taken) and the usual path (create) answers, deciding who may act first.
-     */
-    async createWithToken(
-      token: TokenCredential,
-      name: string,
-      fields: OrganizationFields,
-    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
-      if (accountNameProblem(name) !== undefined || !acceptableEmail(fields.email)) return undefined;
-      const outcome = await store.createOrganizationWithToken(
-        token,
-        { ...fields, name, type: 'organization', visibility: fields.visibility ?? 'public' },
-        ownersTeam,
-        settings.disableRegularOrgCreation,
-      );
-      if (outcome?.kind !== 'written') return undefined;
-      const made = writtenWithToken(token, outcome.value.token, outcome.value.organization, 'the creation');
-      if (!made) return undefined;
-      // The statement's guard is these rules in SQL: an organization made against them is a bug.
-      if (!mayCreate(made.caller)) throw new Error('the one-statement creation made what its rules refuse');
-      return { caller: made.caller, organization: made.written };
-    },
-
     /** GET /orgs/{org} (organization rule 3); the email is blanked for anonymous callers by the HTTP layer. */
     get: visibleOrganization,
 
-    /**
-     * GET /orgs/{org} in one statement with the request's token: the caller and the organization
-     * when the token authenticates for it and the organization is theirs to see; undefined
-     * otherwise, and the usual path (get) answers with the refusal.
-     */
-    async getWithToken(
-      token: TokenCredential,
-      name: string,
-    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
-      const found = await store.findOrganizationWithToken(token, name);
-      if (!found) return undefined;
-      const caller = token.accept(found.token);
-      if (!caller || !found.organization || !seesAccount(caller, found.organization, found.callerIsMember)) {
-        return undefined;
-      }
-      return { caller, organization: found.organization };
-    },
-
-    /**
-     * PATCH /orgs/{org} (organization rules 4 and 6): only supplied fields change. `oneStatement`: false when
-     * editWithToken has just declined (its statement wrote nothing, or it tried none).
-     */
-    async edit(
-      caller: Caller,
-      name: string,
-      fields: OrganizationFields,
-      oneStatement = true,
-    ): Promise<AccountRecord> {
+    /** PATCH /orgs/{org} (organization rules 4 and 6): only supplied fields change. */
+    async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
       const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       // The common edit, an owner's valid change, is checked and made in one statement; whatever it
       // did not write (missing, refused, an invalid e-mail) the full path below answers.
-      if (oneStatement && caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
+      if (caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
         const attempt = await store.updateOrganizationGuarded(name, changes, {
           siteAdmin: isSiteAdmin(caller),
           memberId: caller.publicOnly ? undefined : caller.user.id,
@@ -332,32 +251,6 @@ export function organizationService(store: Store, settings: OrganizationSettings
       assertEmail(fields.email);
       if (Object.keys(changes).length === 0) return org;
       return store.updateOrganization(org.id, changes);
-    },
-
-    /**
-     * PATCH /orgs/{org} in one statement with the request's token (token-caller.ts): the caller and
-     * the organization after, or undefined when it wrote nothing (a refusal, no such organization,
-     * an invalid e-mail, no change) and the usual path (edit) answers.
-     */
-    async editWithToken(
-      token: TokenCredential,
-      name: string,
-      fields: OrganizationFields,
-    ): Promise<{ caller: Caller; organization: AccountRecord } | undefined> {
-      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      if (Object.keys(changes).length === 0 || !acceptableEmail(fields.email)) return undefined;
-      const attempt = await store.updateOrganizationWithToken(
-        token,
-        name,
-        changes,
-        settings.orgDangerZoneRestricted,
-      );
-      const edited = attempt && writtenWithToken(token, attempt.token, attempt.edit, `the edit of ${name}`);
-      if (!edited) return undefined;
-      return {
-        caller: edited.caller,
-        organization: allowedEdit(edited.caller, name, fields, edited.written),
-      };
     },
 
     /** POST /orgs/{org}/rename (organization rules 4 and 5): the id, members, repositories and feed stay. */

@@ -1,9 +1,8 @@
 import { forbidden, notFound, unauthorized, unprocessableEntity } from '@repo/http-errors';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { AccountService } from '../domain/accounts';
-import { hashToken } from '../domain/accounts';
 import { anonymous, type Caller } from '../domain/caller';
-import { callerOfToken, type TokenCredential, type TokenFacts, type TokenNeed } from '../domain/token-caller';
+import { callerOfToken } from '../domain/token-caller';
 import { setRequestActor } from '../request-context';
 import type { LoginThrottle } from '../domain/login-throttle';
 import { loginAddress } from './login-throttle';
@@ -26,10 +25,7 @@ function queryValue(req: Request, name: string): string | undefined {
 
 /** A token credential the middleware left for the operation to look up (see `authenticate`). */
 interface PendingToken {
-  secret: string;
-  /** The operation looks it up in its own statement: what that statement found, decided on. */
-  accept(facts: TokenFacts | undefined, need: TokenNeed): Caller | undefined;
-  /** The usual path: the token looked up on its own, refused (401) when it authenticates nobody. */
+  /** The token looked up, refused (401) when it authenticates nobody. */
   resolve(): Promise<Authentication>;
   /** That lookup, once started. */
   lookup?: Promise<Authentication>;
@@ -59,28 +55,6 @@ export async function authenticationOf(res: Response): Promise<Authentication> {
       viaBasicPassword: false,
     }
   );
-}
-
-/**
- * The request's token when it is still to be looked up (a token alone, no Sudo), for an operation
- * that looks it up in its own statement: a credential whose `accept` gives the caller, or undefined
- * (the operation then takes its usual path, which calls authenticationOf).
- */
-export function pendingTokenOf(res: Response, need: TokenNeed): TokenCredential | undefined {
-  const pending = res.locals[PENDING_TOKEN] as PendingToken | undefined;
-  if (!pending) return undefined;
-  return {
-    hash: hashToken(pending.secret),
-    need,
-    accept: (facts) => {
-      const caller = pending.accept(facts, need);
-      if (caller) {
-        delete res.locals[PENDING_TOKEN];
-        recordAuthentication(res, { caller, scopes: facts!.scopes, viaBasicPassword: false });
-      }
-      return caller;
-    },
-  };
 }
 
 /** Where the routes find the request's Authentication. */
@@ -190,18 +164,15 @@ function plainToken(req: Request): string | undefined {
 
 /**
  * Records the request's Authentication (anonymous without credentials) for the routes. A token
- * sent alone is left pending: the operation looks it up, in its own statement when it can
- * (pendingTokenOf), else first thing (authenticationOf); every other credential is checked here.
+ * sent alone is left pending: looked up when an operation asks who the caller is
+ * (authenticationOf), or after the routes for a request no operation took (settleAuthentication);
+ * every other credential is checked here.
  */
 export function authenticate(accounts: AccountService, throttle: LoginThrottle): RequestHandler {
   return async (req, res, next) => {
     const secret = plainToken(req);
     if (secret !== undefined) {
-      const pending: PendingToken = {
-        secret,
-        accept: (facts, need) => accounts.acceptToken(facts, need, req.id),
-        resolve: () => fromToken(accounts, secret, req),
-      };
+      const pending: PendingToken = { resolve: () => fromToken(accounts, secret, req) };
       res.locals[PENDING_TOKEN] = pending;
       next();
       return;

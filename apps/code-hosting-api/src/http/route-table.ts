@@ -7,8 +7,7 @@ import { requireUser, type Caller } from '../domain/caller';
 import { listOptions, type ListOptions, type PagingSettings } from '../domain/pagination';
 import type { Page } from '../domain/records';
 import { scopesAllow, type ScopeCategory } from '../domain/token-scopes';
-import type { TokenCredential } from '../domain/token-caller';
-import { authenticationOf, pendingTokenOf } from './authentication';
+import { authenticationOf } from './authentication';
 import { jsonBodyOf } from './json-body';
 import { setListHeaders } from './list-headers';
 import { APIError, SyncHeaders, TextParam } from './schemas';
@@ -45,25 +44,8 @@ export interface RouteContext<Params, Query, Body> {
   body: Body;
   /** `page` and `limit` as Gitea corrects them (list operations). */
   paging: ListOptions;
-  /**
-   * The operation's `withToken` has just run and declined (its statement wrote nothing, or it did
-   * not try one): what `handle` would try in one statement it need not try again.
-   */
-  withTokenDeclined: boolean;
   /** Answers a list operation: the page's items as wire objects, with X-Total-Count and Link. */
   sendPage<Item>(page: Page<Item>, toWire: (item: Item) => unknown): void;
-  /** X-Sync (an operation with `xSync`): called once the write committed, before the answer. */
-  settleSync(): Promise<void>;
-}
-
-/** What an operation's `withToken` gets: the request, valid, and its token still to be looked up. */
-export interface TokenRouteContext<Params, Query, Body> {
-  req: Request;
-  res: Response;
-  token: TokenCredential;
-  params: Params;
-  query: Query;
-  body: Body;
   /** X-Sync (an operation with `xSync`): called once the write committed, before the answer. */
   settleSync(): Promise<void>;
 }
@@ -135,19 +117,6 @@ export interface RouteDefinition<
    * attachment downloads; authenticated the same way.
    */
   siteRoot?: boolean;
-  /**
-   * The operation with the request's token looked up in its own statement (token-caller.ts): tried
-   * first when the request sends a token alone and its parameters and body are valid. It answers
-   * and returns true, or returns false having answered nothing, and `handle` answers as usual
-   * (the token looked up first, then whatever refusal is due).
-   */
-  withToken?: (
-    context: TokenRouteContext<
-      ParsedParameters<Path, ParamsSchema>,
-      QuerySchema extends ZodObject ? z.infer<QuerySchema> : Record<string, never>,
-      BodySchema extends ZodType ? z.infer<BodySchema> : undefined
-    >,
-  ) => Promise<boolean>;
   handle: (
     context: RouteContext<
       ParsedParameters<Path, ParamsSchema>,
@@ -213,50 +182,6 @@ function requestedSync(route: AnyRoute, req: Request): string | undefined {
   return route.xSync ? SyncHeaders.parse({ 'X-Sync': req.get('X-Sync') })['X-Sync'] : undefined;
 }
 
-/**
- * Tries the operation's `withToken` on the request as it came, when its parameters, query and body
- * are valid: whether it answered, or did not, or was not tried. Anything invalid is left to the
- * usual path, which decides who may act before it says what is wrong.
- */
-async function answeredWithToken(
-  route: AnyRoute,
-  req: Request,
-  res: Response,
-  token: TokenCredential,
-  params: ZodObject,
-  sync: SyncOptions,
-): Promise<'answered' | 'not answered' | 'not tried'> {
-  const parsedParams = params.safeParse(req.params);
-  let requested: string | undefined;
-  try {
-    requested = requestedSync(route, req);
-  } catch {
-    // An invalid X-Sync: the usual path answers.
-    return 'not tried';
-  }
-  const query = route.query ? route.query.safeParse(req.query) : { success: true as const, data: {} };
-  let body: { success: boolean; data?: unknown } = { success: true, data: undefined };
-  if (route.body) {
-    try {
-      body = route.body.safeParse(jsonBodyOf(req));
-    } catch {
-      // Not JSON: the usual path answers.
-      return 'not tried';
-    }
-  }
-  if (!parsedParams.success || !query.success || !body.success) return 'not tried';
-  const answered = await route.withToken!({
-    req,
-    res,
-    token,
-    params: parsedParams.data,
-    query: query.data,
-    body: body.data,
-    settleSync: () => settleSync(res, requested, sync),
-  } as Parameters<NonNullable<AnyRoute['withToken']>>[0]);
-  return answered ? 'answered' : 'not answered';
-}
-
 /** Every parameter of the path, in path order: its declared schema, or text as written (TextParam). */
 function pathSchema(route: AnyRoute): ZodObject {
   const declared: Record<string, ZodType> = route.params?.shape ?? {};
@@ -311,13 +236,6 @@ export class RouteTable {
     router[route.method](expressPath, ...middleware, async (req, res) => {
       const { auth } = route;
       const mode = route.method === 'get' ? 'read' : 'write';
-      let withTokenDeclined = false;
-      if (route.withToken && !auth.unscoped && auth.scheme === undefined) {
-        const token = pendingTokenOf(res, { category: auth.scope, mode });
-        const tried = token && (await answeredWithToken(route, req, res, token, params, sync));
-        if (tried === 'answered') return;
-        withTokenDeclined = tried === 'not answered';
-      }
       const { scopes, viaBasicPassword, caller } = await authenticationOf(res);
       if (auth.scheme === 'basic' && !viaBasicPassword) throw unauthorized('auth required');
       if (!auth.unscoped && caller.user && scopes && !scopesAllow(scopes, auth.scope, mode)) {
@@ -343,7 +261,6 @@ export class RouteTable {
         query,
         body,
         paging,
-        withTokenDeclined,
         settleSync: () => settleSync(res, requested, sync),
         sendPage(page, toWire) {
           setListHeaders(req, res, rootUrl, page.total, paging);

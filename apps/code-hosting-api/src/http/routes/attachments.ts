@@ -102,15 +102,7 @@ export function attachmentRoutes(
     },
     response: { status: 201, description: 'Attachment', schema: s.Attachment },
     errors: [401, 403, 404, 422, 423],
-    async withToken({ res, token, body, params, settleSync }) {
-      const { owner, repo, index, attachment_id: id } = params;
-      const attachment = await attachments.renameWithToken(token, { owner, repo, index, id }, body.name);
-      if (!attachment) return false;
-      await settleSync();
-      res.status(201).json(wire.toAttachment(attachment));
-      return true;
-    },
-    async handle({ res, caller, body, params, withTokenDeclined, settleSync }) {
+    async handle({ res, caller, body, params, settleSync }) {
       const attachment = await attachments.rename(
         caller,
         params.owner,
@@ -118,7 +110,6 @@ export function attachmentRoutes(
         params.index,
         params.attachment_id,
         body.name,
-        !withTokenDeclined,
       );
       await settleSync();
       // The contract (and Gitea) answer an edit with 201.

@@ -58,12 +58,6 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     summary: 'Get user permissions in organization',
     response: { status: 200, description: 'OrganizationPermissions', schema: s.OrganizationPermissions },
     errors: [401, 403, 404],
-    async withToken({ res, token, params }) {
-      const permissions = await organizations.permissionsWithToken(token, params.username, params.org);
-      if (!permissions) return false;
-      res.json(wire.toPermissions(permissions));
-      return true;
-    },
     async handle({ res, caller, params }) {
       res.json(wire.toPermissions(await organizations.permissions(caller, params.username, params.org)));
     },
@@ -93,13 +87,6 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     auth: { authorize: ({ caller }) => organizations.assertMayCreate(caller) },
     response: { status: 201, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 422],
-    async withToken({ res, token, body, settleSync }) {
-      const made = await organizations.createWithToken(token, body.username, organizationFieldsOf(body));
-      if (!made) return false;
-      await settleSync();
-      res.status(201).json(wire.toOrganization(made.organization, made.caller));
-      return true;
-    },
     async handle({ res, caller, body, settleSync }) {
       const org = await organizations.create(caller, body.username, organizationFieldsOf(body));
       await settleSync();
@@ -114,12 +101,6 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     summary: 'Get an organization',
     response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [404],
-    async withToken({ res, token, params }) {
-      const found = await organizations.getWithToken(token, params.org);
-      if (!found) return false;
-      res.json(wire.toOrganization(found.organization, found.caller));
-      return true;
-    },
     async handle({ res, caller, params }) {
       res.json(wire.toOrganization(await organizations.get(caller, params.org), caller));
     },
@@ -135,20 +116,8 @@ export function organizationRoutes(table: RouteTable, { organizations, wire }: A
     auth: { authorize: ({ caller, params }) => organizations.ownedOrganization(caller, params.org) },
     response: { status: 200, description: 'Organization', schema: s.Organization },
     errors: [401, 403, 404, 422],
-    async withToken({ res, token, body, params, settleSync }) {
-      const edited = await organizations.editWithToken(token, params.org, organizationFieldsOf(body));
-      if (!edited) return false;
-      await settleSync();
-      res.json(wire.toOrganization(edited.organization, edited.caller));
-      return true;
-    },
-    async handle({ res, caller, body, params, withTokenDeclined, settleSync }) {
-      const org = await organizations.edit(
-        caller,
-        params.org,
-        organizationFieldsOf(body),
-        !withTokenDeclined,
-      );
+    async handle({ res, caller, body, params, settleSync }) {
+      const org = await organizations.edit(caller, params.org, organizationFieldsOf(body));
       await settleSync();
       res.json(wire.toOrganization(org, caller));
     },
