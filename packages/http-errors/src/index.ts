@@ -19,7 +19,12 @@ export {
   unprocessableEntity,
   unsupportedMediaType,
 } from './http-error';
-export { isForeignKeyConstraintViolation, isUniqueConstraintViolation, isUnstorableValue } from './database';
+export {
+  isForeignKeyConstraintViolation,
+  isRecordNotFound,
+  isUniqueConstraintViolation,
+  isUnstorableValue,
+} from './database';
 export { toHttpError, type ToHttpErrorOptions } from './to-http-error';
 export { RETRY_AFTER_SECONDS } from './unavailable';
 export type { ValidationIssue } from './validation';

@@ -4,7 +4,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import type { Transaction } from './change-log';
 import { fixedStatement } from './prepared-statements';
 import { toAccount, type AccountRow } from './row-mappers';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { unlessNameTaken } from './write-outcome';
 
 /** An account's columns but its password hash, as `a`, named as Prisma names its fields (toAccount's row). */

@@ -1,10 +1,10 @@
-import { notFound } from '@repo/http-errors';
 import { Prisma } from '../generated/prisma/client';
 import { renameAttachmentGuarded } from './attachment-guarded-rename';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { writeRecorded, type ChangeLog } from './change-log';
+import { unlessRecordGone } from './write-outcome';
 import { attachmentColumns } from './attachment-columns';
 import { attachmentPlace } from './attachment-places';
 import { toAttachment, type AttachmentRow } from './row-mappers';
@@ -66,16 +66,18 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
     async renameAttachment(id, name) {
       if (!changes) {
         const [row] = await query<AttachmentRow>(RENAME_ATTACHMENT.bind({ id, name }));
-        // Deleted since it was read: 404, as Prisma's update answered.
-        if (!row) throw notFound('record not found');
-        return toAttachment(row);
+        return row && toAttachment(row);
       }
       return writeRecorded(
         prisma,
         changes,
         async (client) =>
-          toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
-        async (log, tx, renamed) => log.attachmentRenamed(tx, renamed, await attachmentPlace(tx, renamed)),
+          unlessRecordGone(async () =>
+            toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
+          ),
+        async (log, tx, renamed) => {
+          if (renamed) await log.attachmentRenamed(tx, renamed, await attachmentPlace(tx, renamed));
+        },
       );
     },
 

@@ -2,7 +2,7 @@ import type { IssueStore } from '../domain/issue-store';
 import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
 import { fixedStatement } from './prepared-statements';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { recordAction } from './action-store';
 import { issueInclude, toIssue, toIssueOfRow, type IssueRow } from './row-mappers';
 

@@ -1,4 +1,3 @@
-import { notFound } from '@repo/http-errors';
 import type { AccountChanges, NewAccount } from '../domain/account-store';
 import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
 import type { Visibility } from '../domain/records';
@@ -7,9 +6,9 @@ import { ACCOUNT_COLUMNS, renameAccountRow, updateAccountRow } from './account-s
 import { writeRecorded, type ChangeLog } from './change-log';
 import { fixedStatement, prepared } from './prepared-statements';
 import { toAccount, toTeam, type AccountRow, type TeamRow } from './row-mappers';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
-import { unlessNameTaken, unlessUnstorable } from './write-outcome';
+import { unlessNameTaken, unlessRecordGone, unlessUnstorable } from './write-outcome';
 
 function teamData(team: TeamInsert) {
   return {
@@ -294,15 +293,15 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
       const edited = organizationChanges(accountChanges);
       if (!changes && edited) {
         const [row] = await query<AccountRow>(EDIT_ORGANIZATION.bind({ ...edited, id, now: new Date() }));
-        // Deleted since the caller's ownership was checked: 404, as Prisma's update answered.
-        if (!row) throw notFound('record not found');
-        return toAccount(row);
+        return row && toAccount(row);
       }
       return writeRecorded(
         prisma,
         changes,
-        (client) => updateAccountRow(client, id, accountChanges),
-        (log, tx, org) => log.organizationUpdated(tx, org),
+        (client) => unlessRecordGone(() => updateAccountRow(client, id, accountChanges)),
+        async (log, tx, org) => {
+          if (org) await log.organizationUpdated(tx, org);
+        },
       );
     },
 

@@ -3,7 +3,7 @@ import type { RepositoryStore } from '../domain/repository-store';
 import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
 import { fixedStatement } from './prepared-statements';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { recordAction } from './action-store';
 import { attachmentPlaces } from './attachment-places';
 import type { ChangeLog } from './change-log';

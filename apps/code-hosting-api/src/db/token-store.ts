@@ -3,7 +3,7 @@ import { Prisma } from '../generated/prisma/client';
 import { ACCOUNT_COLUMNS } from './account-store';
 import { fixedStatement } from './prepared-statements';
 import { toAccount, toToken, type AccountRow, type Int8 } from './row-mappers';
-import type { StoreDatabase } from './store';
+import type { StoreDatabase } from './store-database';
 import { unlessNameTaken } from './write-outcome';
 
 /** Every token-authenticated request runs this: one statement, made once (Prisma's include ran two). */

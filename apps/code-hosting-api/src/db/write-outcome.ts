@@ -1,4 +1,4 @@
-import { isUniqueConstraintViolation, isUnstorableValue } from '@repo/http-errors';
+import { isRecordNotFound, isUniqueConstraintViolation, isUnstorableValue } from '@repo/http-errors';
 import type { WriteOutcome } from '../domain/write-outcome';
 
 /** Runs a write that may collide with an existing name; a unique violation becomes `name-taken`. */
@@ -21,6 +21,19 @@ export async function unlessUnstorable<T>(write: () => Promise<T>): Promise<T | 
     return await write();
   } catch (error) {
     if (isUnstorableValue(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A write of a row by its id that found no row (deleted since the caller read it; Prisma's P2025):
+ * undefined, and the domain decides what that means for the request.
+ */
+export async function unlessRecordGone<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isRecordNotFound(error)) return undefined;
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import {
   type AccessLevel,
   type AccountRecord,
   type AccountType,
+  type RepositoryAccessFacts,
   type RepositoryRecord,
   type TeamRecord,
 } from './records';
@@ -108,9 +109,6 @@ export async function requireOrganizationOwner(
 export function ownsOrganization(caller: Caller, membership: Membership): boolean {
   return isSiteAdmin(caller) || (!caller.publicOnly && membership.level === 'owner');
 }
-
-/** What of a repository its access rule reads. */
-export type RepositoryAccessFacts = Pick<RepositoryRecord, 'isPrivate' | 'owner'>;
 
 /**
  * The caller's level on a repository when it needs no membership or collaborator lookup: none

@@ -1,5 +1,4 @@
-import type { RepositoryAccessFacts } from './access';
-import type { AccessLevel, AttachmentRecord, TeamRecord } from './records';
+import type { AccessLevel, AttachmentRecord, RepositoryAccessFacts, TeamRecord } from './records';
 
 export interface AttachmentInsert {
   uuid: string;
@@ -48,7 +47,8 @@ export interface AttachmentStore {
   ): Promise<AttachmentRecord>;
   findAttachment(id: number): Promise<AttachmentRecord | undefined>;
   findAttachmentByUuid(uuid: string): Promise<AttachmentRecord | undefined>;
-  renameAttachment(id: number, name: string): Promise<AttachmentRecord>;
+  /** Renames the row; undefined when it is gone (deleted since it was read). */
+  renameAttachment(id: number, name: string): Promise<AttachmentRecord | undefined>;
   /**
    * PATCH …/assets/{id} checked and made in one statement: renamed only when the writer's level on
    * the repository (repositoryLevelFrom's rule, in SQL) lets them write the issue and the

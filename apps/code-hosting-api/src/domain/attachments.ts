@@ -199,13 +199,16 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       id: RequestedNumber,
       name: string | undefined,
     ): Promise<AttachmentRecord> {
-      const renamed = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
-      if (renamed) return renamed;
+      const guarded = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
+      if (guarded) return guarded;
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (name === undefined || name === '') return attachment;
       assertDisplayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension);
-      return store.renameAttachment(attachment.id, name);
+      // Deleted since it was read: as if it had been gone then.
+      const renamed = await store.renameAttachment(attachment.id, name);
+      if (!renamed) throw missingAttachment(issue, id);
+      return renamed;
     },
 
     /** DELETE …/assets/{id}: the row, then the object. */

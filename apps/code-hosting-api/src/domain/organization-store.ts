@@ -33,7 +33,7 @@ export interface OrganizationStore {
     owners: { team: Omit<TeamInsert, 'orgId'>; memberId: number },
   ): Promise<WriteOutcome<AccountRecord>>;
   /** PATCH /orgs/{org}: applies the changes (its change event with them). */
-  updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord>;
+  updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord | undefined>;
   /**
    * PATCH /orgs/{org} checked and made in one statement: written only when `guard` allows it (a site
    * administrator, or `memberId` in an owner-level team; a visibility change only when

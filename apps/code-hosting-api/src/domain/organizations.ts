@@ -1,12 +1,7 @@
 import { conflict, forbidden, notFound } from '@repo/http-errors';
 import type { GuardedOrganizationEdit, TeamInsert } from './organization-store';
 import type { Store } from './store';
-import {
-  accountExistsError,
-  assertUsableAccountName,
-  assertValidEmail,
-  isValidEmail,
-} from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail, isValidEmail } from './account-names';
 import {
   accountVisibilityScope,
   membershipFrom,
@@ -250,7 +245,10 @@ export function organizationService(store: Store, settings: OrganizationSettings
         assertDangerZoneAllowed(caller);
       assertEmail(fields.email);
       if (Object.keys(changes).length === 0) return org;
-      return store.updateOrganization(org.id, changes);
+      // Deleted since its ownership was checked: as if it had been gone then.
+      const updated = await store.updateOrganization(org.id, changes);
+      if (!updated) throw notFound(`organization ${name} does not exist`);
+      return updated;
     },
 
     /** POST /orgs/{org}/rename (organization rules 4 and 5): the id, members, repositories and feed stay. */

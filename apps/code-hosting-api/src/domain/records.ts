@@ -82,6 +82,9 @@ export interface RepositoryRecord {
   updatedAt: Date;
 }
 
+/** What of a repository its access rule reads (src/domain/access.ts). */
+export type RepositoryAccessFacts = Pick<RepositoryRecord, 'isPrivate' | 'owner'>;
+
 export interface IssueRecord {
   id: number;
   repoId: number;
