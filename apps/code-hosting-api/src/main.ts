@@ -6,6 +6,7 @@ import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
 import { buildApp } from './http/app';
 import { EVENT_STREAM_NAME } from './events/catalog';
+import { DATA_RENDERERS } from './events/data-renderers';
 import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
@@ -29,7 +30,13 @@ async function main(): Promise<void> {
   }
   const events =
     config.events &&
-    startServiceEvents({ settings: config.events, prisma: database.prisma, logger, source: config.rootUrl });
+    startServiceEvents({
+      settings: config.events,
+      prisma: database.prisma,
+      logger,
+      source: config.rootUrl,
+      renderers: DATA_RENDERERS,
+    });
   // Bootstrap and the sweep write no organization or attachment: no change log (the app's store has it).
   const store = createStore(database);
 

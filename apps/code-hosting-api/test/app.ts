@@ -7,6 +7,7 @@ import { connectPrisma, type ConnectOptions } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
 import type { EventsSettings } from '../src/events/events-config';
+import { DATA_RENDERERS } from '../src/events/data-renderers';
 import { startServiceEvents, type ServiceEvents } from '../src/events/service-events';
 import { buildApp } from '../src/http/app';
 import { createLogger } from '../src/logger';
@@ -121,7 +122,14 @@ export async function createTestApp(
   const database = connectPrisma(source, connectOptions);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
   const serviceEvents =
-    events && startServiceEvents({ settings: events, prisma: database.prisma, logger, source: rootUrl });
+    events &&
+    startServiceEvents({
+      settings: events,
+      prisma: database.prisma,
+      logger,
+      source: rootUrl,
+      renderers: DATA_RENDERERS,
+    });
   const closeAll = async () => {
     await serviceEvents?.stop(Date.now() + 2000);
     await database.close();

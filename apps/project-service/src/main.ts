@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { buildApp } from './http/app';
 import { ConcurrencyGate } from './http/concurrency-gate';
 import { EVENT_STREAM_NAME } from './events/catalog';
+import { DATA_RENDERERS } from './events/data-renderers';
 import { startServiceEvents } from './events/service-events';
 import { createLogger } from './logger';
 import { openServiceDatabase, runMain, serve } from './service-main';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       prisma: database.prisma,
       logger,
       source: config.publicUrl,
+      renderers: DATA_RENDERERS,
     });
 
   const app = buildApp({

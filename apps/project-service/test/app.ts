@@ -3,6 +3,7 @@ import type { AuthConfig } from '../src/auth/auth-config';
 import { connectPrisma } from '../src/db/database';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/http/app';
+import { DATA_RENDERERS } from '../src/events/data-renderers';
 import { startServiceEvents } from '../src/events/service-events';
 import type { EventsSettings } from '../src/events/events-config';
 import type { RelayTuning } from '../src/events/relay';
@@ -101,6 +102,7 @@ export async function createTestApp(
       prisma: database.prisma,
       logger,
       source: options.events.source ?? TEST_EVENTS_SOURCE,
+      renderers: DATA_RENDERERS,
       relayTuning: options.events.relayTuning,
     });
   const app = buildApp({

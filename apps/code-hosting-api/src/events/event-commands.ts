@@ -4,6 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { lastPosition, pendingThrough } from '../db/outbox';
 import { createLogger, type Logger } from '../logger';
 import type { EventsSettings } from './events-config';
+import type { DataRenderers } from './relay';
 import { startServiceEvents } from './service-events';
 
 // What the event commands (replay-command.ts, snapshot-command.ts) share: publishing what they put
@@ -16,6 +17,8 @@ export interface EventCommandOptions {
   logger: Logger;
   /** The events' `source`, as the service sets it. */
   source: string;
+  /** The app's renderers of recorded images, as the service's relay has them. */
+  renderers: DataRenderers;
   /** Epoch ms: past it, what is left stays in the outbox for the service's relay. */
   deadline: number;
 }

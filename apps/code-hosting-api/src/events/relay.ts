@@ -11,13 +11,17 @@ import {
   type OutboxRow,
 } from '../db/outbox';
 import type { Logger } from '../logger';
-import { DATA_RENDERERS } from './data-renderers';
 import { cloudEventJson, subjectOf } from './envelope';
 import { eventPublished, eventRefused } from './event-metrics';
 import { NatsUnavailableError, type NatsPublisher } from './nats-connection';
 
+/** Each renderer by the name the outbox rows carry: the row's image → the event's data, as JSON text. */
+export type DataRenderers = Readonly<Record<string, (row: OutboxRow) => string>>;
+
 export interface RelayOptions {
   prisma: PrismaClient;
+  /** The app's renderers of recorded images (its src/events/data-renderers.ts). */
+  renderers: DataRenderers;
   publisher: NatsPublisher;
   logger: Logger;
   /** The events' `source`. */
@@ -58,9 +62,9 @@ const RECENT_IDS = 10_000;
  * but its resource waits the same way (logged once, retried each round) until a service that knows
  * it publishes it.
  */
-function dataOf(row: OutboxRow): string {
+function dataOf(row: OutboxRow, renderers: DataRenderers): string {
   if (row.renderer === null) return row.data;
-  const render = DATA_RENDERERS[row.renderer];
+  const render = renderers[row.renderer];
   if (!render) throw new Error(`no renderer "${row.renderer}" for the data of event ${row.id} (${row.type})`);
   return render(row);
 }
@@ -266,7 +270,7 @@ export class OutboxRelay {
     const started = performance.now();
     await this.options.publisher.publish(
       subjectOf(this.options.subjectPrefix, row.aggregate, row.resourceId, row.type),
-      cloudEventJson(row, this.options.source, dataOf(row)),
+      cloudEventJson(row, this.options.source, dataOf(row, this.options.renderers)),
       row.id,
     );
     eventPublished(row.type, (performance.now() - started) / 1000);

@@ -4,6 +4,7 @@ import { loadConfig } from '../config';
 import { requeueForReplay, type ReplayStart } from '../db/outbox';
 import { openServiceDatabase } from '../service-main';
 import { eventSourceOf } from './command-config';
+import { DATA_RENDERERS } from './data-renderers';
 import {
   commandLogger,
   deadlineOf,
@@ -78,6 +79,7 @@ async function main(): Promise<number> {
       prisma: database.prisma,
       logger,
       source: eventSourceOf(config),
+      renderers: DATA_RENDERERS,
       deadline,
       start,
     });

@@ -4,6 +4,7 @@ import { loadConfig } from '../config';
 import { recordSnapshots, type SnapshotReader } from '../db/outbox';
 import { openServiceDatabase } from '../service-main';
 import { eventSourceOf, snapshotReaders } from './command-config';
+import { DATA_RENDERERS } from './data-renderers';
 import {
   commandLogger,
   deadlineOf,
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
       prisma: database.prisma,
       logger,
       source: eventSourceOf(config),
+      renderers: DATA_RENDERERS,
       deadline,
       readers: snapshotReaders(config),
       batchSize,

@@ -19,6 +19,7 @@ import { createLogger } from '../../src/logger';
 import { adminAuthorization, api, auth, createOrg, createOrgRepo, createUser } from '../actors';
 import { testRootUrl, useCodeHostingApi } from '../app';
 import { assetsPath, createIssue, uploaded } from '../attachment-fixtures';
+import { DATA_RENDERERS } from '../../src/events/data-renderers';
 
 // The snapshot and replay commands over code-hosting-api's database (the organizations and
 // attachments made through the API), publishing to a stream of this file's own whose duplicate
@@ -53,6 +54,7 @@ function commandOptions() {
     prisma: database.prisma,
     logger: createLogger('silent'),
     source: testRootUrl,
+    renderers: DATA_RENDERERS,
     deadline: Date.now() + 30_000,
   };
 }

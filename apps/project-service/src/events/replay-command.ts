@@ -3,6 +3,7 @@ import { loadConfig } from '../config';
 import { requeueForReplay, type ReplayStart } from '../db/outbox';
 import { openServiceDatabase } from '../service-main';
 import { eventSourceOf } from './command-config';
+import { DATA_RENDERERS } from './data-renderers';
 import {
   commandLogger,
   deadlineOf,
@@ -77,6 +78,7 @@ async function main(): Promise<number> {
       prisma: database.prisma,
       logger,
       source: eventSourceOf(config),
+      renderers: DATA_RENDERERS,
       deadline,
       start,
     });

@@ -5,7 +5,7 @@ import { currentRequestContext } from '../request-context';
 import { observeOutbox } from './event-metrics';
 import type { EventsSettings } from './events-config';
 import { NatsPublisher } from './nats-connection';
-import { OutboxRelay, type RelayTuning } from './relay';
+import { OutboxRelay, type DataRenderers, type RelayTuning } from './relay';
 
 /** Records change events in the transaction of their change (the stores call it). */
 export interface EventRecorder {
@@ -59,6 +59,8 @@ export interface ServiceEventsOptions {
   logger: Logger;
   /** The events' `source`: the service's public URL. */
   source: string;
+  /** The app's renderers of recorded images (its src/events/data-renderers.ts). */
+  renderers: DataRenderers;
   /** False for commands that only publish what they requeue (drain) rather than run a loop. */
   startRelay?: boolean;
   relayTuning?: RelayTuning;
@@ -70,6 +72,7 @@ export function startServiceEvents({
   prisma,
   logger,
   source,
+  renderers,
   startRelay = true,
   relayTuning = {},
 }: ServiceEventsOptions): ServiceEvents {
@@ -81,6 +84,7 @@ export function startServiceEvents({
     publisher,
     logger,
     source,
+    renderers,
     subjectPrefix: settings.stream.subjectPrefix,
     retentionMs: settings.retentionMs,
     ...relayTuning,

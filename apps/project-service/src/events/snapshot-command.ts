@@ -3,6 +3,7 @@ import { loadConfig } from '../config';
 import { recordSnapshots, type SnapshotReader } from '../db/outbox';
 import { openServiceDatabase } from '../service-main';
 import { eventSourceOf, snapshotReaders } from './command-config';
+import { DATA_RENDERERS } from './data-renderers';
 import {
   commandLogger,
   deadlineOf,
@@ -64,6 +65,7 @@ async function main(): Promise<number> {
       prisma: database.prisma,
       logger,
       source: eventSourceOf(config),
+      renderers: DATA_RENDERERS,
       deadline,
       readers: snapshotReaders(config),
       batchSize,

@@ -9,6 +9,7 @@ import { runSnapshot } from '../../src/events/snapshot-command';
 import { eventLine, tailEvents } from '../../src/events/tail-command';
 import { createLogger } from '../../src/logger';
 import { TEST_EVENTS_SOURCE, testEventsSettings } from '../app';
+import { DATA_RENDERERS } from '../../src/events/data-renderers';
 
 // The commands as `npm run events:snapshot`, `events:replay` and `events:tail` run them (tsx, the
 // environment's configuration), on a PGlite folder of their own and a stream of this file's own.
@@ -171,6 +172,7 @@ describe('tailEvents', () => {
         prisma: database.prisma,
         logger: createLogger('silent'),
         source: TEST_EVENTS_SOURCE,
+        renderers: DATA_RENDERERS,
         deadline: Date.now() + 30_000,
         readers: snapshotReaders(),
       });

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger';
 import { TEST_EVENTS_SOURCE, testEventsSettings, useProjectService } from '../app';
 import { admin, createProject, rootUid } from '../project-fixtures';
 import { currentProjects, distinctEvents, foldProjects } from './project-fold';
+import { DATA_RENDERERS } from '../../src/events/data-renderers';
 
 // The replay command against a running service whose stream keeps ids for 1 s only: past that
 // window the replayed events are stored again, so the stream shows what was republished.
@@ -73,6 +74,7 @@ function commandOptions() {
     prisma: database.prisma,
     logger: createLogger('silent'),
     source: TEST_EVENTS_SOURCE,
+    renderers: DATA_RENDERERS,
     deadline: Date.now() + 30_000,
   };
 }

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/logger';
 import { TEST_EVENTS_SOURCE, testEventsSettings, useProjectService } from '../app';
 import { admin, createProject, rootUid, uniqueSlug } from '../project-fixtures';
 import { currentProjects, foldProjects, snapshotsOnly } from './project-fold';
+import { DATA_RENDERERS } from '../../src/events/data-renderers';
 
 // The snapshot command (and a replay) against a running service with events on: a consumer that
 // starts from nothing rebuilds every project from the stream.
@@ -47,6 +48,7 @@ function commandOptions() {
     prisma: database.prisma,
     logger: createLogger('silent'),
     source: TEST_EVENTS_SOURCE,
+    renderers: DATA_RENDERERS,
     deadline: Date.now() + 30_000,
   };
 }
