@@ -31,6 +31,8 @@ const COPIED_FILES = [
   'src/http/express-server.ts',
   'src/http/health.ts',
   'src/http/metrics.ts',
+  'src/metrics/registry.ts',
+  'src/metrics/database-metrics.ts',
   'src/http/docs/api-docs.ts',
   'src/lifecycle.ts',
   'src/logger.ts',

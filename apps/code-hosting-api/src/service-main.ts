@@ -4,7 +4,7 @@ import { createTerminus } from '@godaddy/terminus';
 import { connectPrisma, openDatabaseAt, type Database } from './db/database';
 import { migrationRunner } from './db/migration-runner';
 import { UnusableDatabaseError } from './db/unusable-database';
-import { observeDatabasePool, recordQuery } from './http/metrics';
+import { observeDatabasePool, recordQuery } from './metrics/database-metrics';
 import { applyServerTimeouts, gracefulShutdown } from './lifecycle';
 import type { Logger } from './logger';
 import { ConfigError, type RuntimeSettings } from './runtime-config';

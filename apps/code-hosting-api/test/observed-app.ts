@@ -4,7 +4,7 @@ import { connectPrisma } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
 import { buildApp } from '../src/http/app';
-import { observeDatabasePool, recordQuery } from '../src/http/metrics';
+import { observeDatabasePool, recordQuery } from '../src/metrics/database-metrics';
 import { createLogger } from '../src/logger';
 import { idleStorage, siteAdmin, testRootUrl, testSettings } from './app';
 

@@ -7,7 +7,7 @@ import { DATA_RENDERERS } from '../src/events/data-renderers';
 import { startServiceEvents } from '../src/events/service-events';
 import type { EventsSettings } from '../src/events/events-config';
 import type { RelayTuning } from '../src/events/relay';
-import { observeDatabasePool, recordQuery } from '../src/http/metrics';
+import { observeDatabasePool, recordQuery } from '../src/metrics/database-metrics';
 import { createLogger } from '../src/logger';
 
 export const TEST_JWT_SECRET = 'project-service-test-secret-0123456789';

@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { Counter } from 'prom-client';
-import { registry } from './metrics';
+import { registry } from '../metrics/registry';
 
 /**
  * Attachment bytes through the service: `in` as uploads are received (counted as they stream,

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { PrismaClient } from '../generated/prisma/client';
 import { outboxBacklog } from '../db/outbox';
-import { registry } from '../http/metrics';
+import { registry } from '../metrics/registry';
 
 // The change events' metrics (src/events), in the service's registry. The outbox gauges are read
 // from the database when scraped, so every replica reports the shared outbox.

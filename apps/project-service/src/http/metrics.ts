@@ -1,16 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolStats } from '../db/database';
+import { Counter, Histogram } from 'prom-client';
+import { registry } from '../metrics/registry';
 
-/**
- * The service's Prometheus metrics, one registry per process (module state: prom-client's
- * metrics are process-wide, and several apps built in one test process share them).
- * Service-specific metrics live beside this file and register here too.
- */
-export const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+// The HTTP requests' metrics, and GET /metrics serving the registry (src/metrics/registry.ts).
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -28,62 +22,6 @@ const httpRequestDuration = new Histogram({
   buckets: DURATION_BUCKETS,
   registers: [registry],
 });
-
-const queryDuration = new Histogram({
-  name: 'db_query_duration_seconds',
-  help: "Database statements' duration as Prisma reports it, by statement kind",
-  labelNames: ['statement'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
-  registers: [registry],
-});
-
-let poolStats: () => PoolStats | undefined = () => undefined;
-
-function poolGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
-  new Gauge({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      const stats = poolStats();
-      if (stats) this.set(read(stats));
-    },
-  });
-}
-
-poolGauge('db_pool_connections', 'PostgreSQL connections open (idle and in use)', (stats) => stats.total);
-poolGauge('db_pool_idle_connections', 'PostgreSQL connections open and idle', (stats) => stats.idle);
-poolGauge(
-  'db_pool_waiting_requests',
-  'Queries waiting for a free PostgreSQL connection',
-  (stats) => stats.waiting,
-);
-poolGauge('db_pool_max_connections', 'Most PostgreSQL connections the pool opens', (stats) => stats.max);
-
-/** Where the pool gauges read from (the database main.ts opened); PGlite has no pool and reports none. */
-export function observeDatabasePool(database: { poolStats(): PoolStats | undefined }): void {
-  poolStats = () => database.poolStats();
-}
-
-const STATEMENT_KINDS = new Set([
-  'SELECT',
-  'INSERT',
-  'UPDATE',
-  'DELETE',
-  'BEGIN',
-  'COMMIT',
-  'ROLLBACK',
-  'WITH',
-]);
-
-/** The first keyword of a statement, past the mark of a named one (`/* prepared: name *\/ WITH …`). */
-const FIRST_KEYWORD = /^\s*(?:\/\*[^*]*\*\/\s*)?(\w+)/;
-
-/** connectPrisma's query observer: the statement's first keyword keeps the label set small. */
-export function recordQuery(sql: string, durationMs: number): void {
-  const keyword = FIRST_KEYWORD.exec(sql)?.[1]?.toUpperCase() ?? '';
-  queryDuration.observe({ statement: STATEMENT_KINDS.has(keyword) ? keyword : 'OTHER' }, durationMs / 1000);
-}
 
 /** Label for requests no route matched: raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = '(unmatched)';

@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import { registry } from './metrics';
+import { registry } from '../metrics/registry';
 
 /** Bodies decoded and encoded, by format (json, xml, gob), direction and outcome. */
 export const codecOperations = new Counter({
