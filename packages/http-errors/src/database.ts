@@ -143,8 +143,3 @@ export function isUnstorableValue(error: unknown): boolean {
 export function isForeignKeyConstraintViolation(error: unknown): boolean {
   return classify(error) === 'foreignKeyViolation';
 }
-
-/** True when a Prisma write by id found no row (P2025): for a store to report the row as gone. */
-export function isRecordNotFound(error: unknown): boolean {
-  return classify(error) === 'recordNotFound';
-}

@@ -21,7 +21,6 @@ export {
 } from './http-error';
 export {
   isForeignKeyConstraintViolation,
-  isRecordNotFound,
   isUniqueConstraintViolation,
   isUnstorableValue,
 } from './database';

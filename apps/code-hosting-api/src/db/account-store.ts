@@ -18,7 +18,7 @@ export const ACCOUNT_COLUMNS = Prisma.sql`
   a.last_login_at AS "lastLoginAt", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
 /** Applies `changes` to the account; users and organizations alike. */
-export async function updateAccountRow(
+async function updateAccountRow(
   client: PrismaClient | Transaction,
   id: number,
   changes: AccountChanges,

@@ -1,10 +1,8 @@
 import { Prisma } from '../generated/prisma/client';
-import { renameAttachmentGuarded } from './attachment-guarded-rename';
 import { fixedStatement } from './prepared-statements';
 import type { AttachmentStore } from '../domain/attachment-store';
 import type { StoreDatabase } from './store-database';
 import { writeRecorded, type ChangeLog } from './change-log';
-import { unlessRecordGone } from './write-outcome';
 import { attachmentColumns } from './attachment-columns';
 import { attachmentPlace } from './attachment-places';
 import { toAttachment, type AttachmentRow } from './row-mappers';
@@ -19,8 +17,17 @@ const RENAME_ATTACHMENT = fixedStatement<{ id: number; name: string }>(
     RETURNING ${attachmentColumns('t')}`,
 );
 
+/** DELETE …/assets/{id}'s write, the attachment as it was. */
+const DELETE_ATTACHMENT = fixedStatement<{ id: number }>(
+  'attachment_delete',
+  (arg) => Prisma.sql`
+    DELETE FROM attachments t WHERE t.id = ${arg('id')}::bigint
+    RETURNING ${attachmentColumns('t')}`,
+);
+
 /** Attachment rows; `changes` records their change events (when on). */
-export function attachmentStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): AttachmentStore {
+export function attachmentStore(database: StoreDatabase, changes?: ChangeLog): AttachmentStore {
+  const { prisma } = database;
   return {
     async createAttachment(attachment, commitObject) {
       return prisma.$transaction(
@@ -64,43 +71,32 @@ export function attachmentStore({ prisma, query }: StoreDatabase, changes?: Chan
     },
 
     async renameAttachment(id, name) {
-      if (!changes) {
-        const [row] = await query<AttachmentRow>(RENAME_ATTACHMENT.bind({ id, name }));
-        return row && toAttachment(row);
-      }
       return writeRecorded(
-        prisma,
+        database,
         changes,
-        async (client) =>
-          unlessRecordGone(async () =>
-            toAttachment(await client.attachment.update({ where: { id: BigInt(id) }, data: { name } })),
-          ),
+        async ({ run }) => {
+          const [row] = await run<AttachmentRow>(RENAME_ATTACHMENT.bind({ id, name }));
+          return row && toAttachment(row);
+        },
         async (log, tx, renamed) => {
           if (renamed) await log.attachmentRenamed(tx, renamed, await attachmentPlace(tx, renamed));
         },
       );
     },
 
-    async renameAttachmentGuarded(path, name, writer) {
-      // With events on, the recorded write (renameAttachment) is the only one.
-      if (changes) return undefined;
-      return renameAttachmentGuarded(query, path, name, writer);
-    },
-
     async deleteAttachment(id) {
-      if (!changes) {
-        const { count } = await prisma.attachment.deleteMany({ where: { id: BigInt(id) } });
-        return count > 0;
-      }
-      return prisma.$transaction(async (tx) => {
-        // Locked first, so the row deleted (the event's data) is the row a GET showed just before.
-        const locked = await tx.$queryRaw<{ id: bigint }[]>`
-          SELECT id FROM attachments WHERE id = ${BigInt(id)} FOR UPDATE`;
-        if (locked.length === 0) return false;
-        const deleted = toAttachment(await tx.attachment.delete({ where: { id: BigInt(id) } }));
-        await changes.attachmentDeleted(tx, deleted, await attachmentPlace(tx, deleted));
-        return true;
-      });
+      return writeRecorded(
+        database,
+        changes,
+        async ({ run }) => {
+          // The row as the DELETE removed it: what a GET showed just before (the event's data).
+          const [row] = await run<AttachmentRow>(DELETE_ATTACHMENT.bind({ id }));
+          return row && toAttachment(row);
+        },
+        async (log, tx, deleted) => {
+          if (deleted) await log.attachmentDeleted(tx, deleted, await attachmentPlace(tx, deleted));
+        },
+      ).then((deleted) => deleted !== undefined);
     },
 
     async incrementDownloadCount(id) {

@@ -1,5 +1,7 @@
 import type { AccountRecord, AttachmentPlace, AttachmentRecord } from '../domain/records';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { statementsOf, type RunStatement } from './database';
+import type { StoreDatabase } from './store-database';
 
 // The change events of the stores' writes (docs/events.md), stated here so the stores
 // depend on an interface only: src/events/code-hosting-events.ts implements it (each resource in
@@ -25,20 +27,26 @@ export interface ChangeLog {
   attachmentDeleted(tx: Transaction, attachment: AttachmentRecord, place: AttachmentPlace): Promise<void>;
 }
 
+/** Where a write runs: Prisma's client and a RunStatement, both on the write's transaction when it has one. */
+export interface WriteClient {
+  prisma: PrismaClient | Transaction;
+  run: RunStatement;
+}
+
 /**
- * Runs `write`. Without a change log exactly as it is (on `prisma`, no transaction); with one, in
- * a transaction that then records the change (`record`, given what the write returned), so the
- * event commits or rolls back with it.
+ * Runs `write`, one path whether change events are on or off. Without a change log on the
+ * database as it is (no transaction); with one, in a transaction that then records the change
+ * (`record`, given what the write returned), so the event commits or rolls back with it.
  */
 export async function writeRecorded<T>(
-  prisma: PrismaClient,
+  database: StoreDatabase,
   changes: ChangeLog | undefined,
-  write: (client: PrismaClient | Transaction) => Promise<T>,
+  write: (client: WriteClient) => Promise<T>,
   record: (changes: ChangeLog, tx: Transaction, written: T) => Promise<void>,
 ): Promise<T> {
-  if (!changes) return write(prisma);
-  return prisma.$transaction(async (tx) => {
-    const written = await write(tx);
+  if (!changes) return write({ prisma: database.prisma, run: database.query });
+  return database.prisma.$transaction(async (tx) => {
+    const written = await write({ prisma: tx, run: statementsOf(tx) });
     await record(changes, tx, written);
     return written;
   });

@@ -1,14 +1,17 @@
-import type { AccountChanges, NewAccount } from '../domain/account-store';
-import type { TeamInsert, OrganizationFilter, OrganizationStore } from '../domain/organization-store';
-import type { Visibility } from '../domain/records';
+import type { NewAccount } from '../domain/account-store';
+import type {
+  OrganizationChanges,
+  OrganizationFilter,
+  OrganizationStore,
+  TeamInsert,
+} from '../domain/organization-store';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { ACCOUNT_COLUMNS, renameAccountRow, updateAccountRow } from './account-store';
+import { ACCOUNT_COLUMNS, renameAccountRow } from './account-store';
 import { writeRecorded, type ChangeLog } from './change-log';
 import { fixedStatement, prepared } from './prepared-statements';
 import { toAccount, toTeam, type AccountRow, type TeamRow } from './row-mappers';
 import type { StoreDatabase } from './store-database';
-import { memberTeamsCte, MEMBER_TEAMS_JSON, type MemberTeamJson } from './member-teams';
-import { unlessNameTaken, unlessRecordGone, unlessUnstorable } from './write-outcome';
+import { unlessNameTaken } from './write-outcome';
 
 function teamData(team: TeamInsert) {
   return {
@@ -101,20 +104,20 @@ type OrganizationInsertArgs = {
 };
 
 /**
- * WITH items that create the organization `created`, its first team and that team's one member,
- * the `account_id` of `creator` (a WITH item given: one row, or none and nothing is created). A
- * field not given takes its column's default (the migration's), as Prisma's create did.
+ * POST /orgs's write: the organization, its first team and that team's one member (the creator),
+ * the organization as created. A field not given takes its column's default (the migration's).
  */
-function organizationInserts(args: OrganizationInsertArgs, creator: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`creator AS (${creator}), created AS (
+const CREATE_ORGANIZATION = fixedStatement<OrganizationInsertArgs & { memberId: number }>(
+  'organization_create',
+  (arg, args) => Prisma.sql`
+    WITH created AS (
       INSERT INTO accounts (name, lower_name, type, full_name, email, visibility, description, website,
         location, repo_admin_change_team_access)
-      SELECT ${args.name}, ${args.lowerName}, 'organization',
+      VALUES (${args.name}, ${args.lowerName}, 'organization',
         coalesce(${args.fullName}::text, ''), coalesce(${args.email}::text, ''),
         coalesce(${args.visibility}::text, 'public'), coalesce(${args.description}::text, ''),
         coalesce(${args.website}::text, ''), coalesce(${args.location}::text, ''),
-        coalesce(${args.repoAdminChangeTeamAccess}::boolean, false)
-      FROM creator
+        coalesce(${args.repoAdminChangeTeamAccess}::boolean, false))
       RETURNING *
     ), team AS (
       INSERT INTO teams (org_id, name, lower_name, description, permission, can_create_org_repo,
@@ -125,15 +128,8 @@ function organizationInserts(args: OrganizationInsertArgs, creator: Prisma.Sql):
       FROM created c
       RETURNING id
     ), member AS (
-      INSERT INTO team_members (team_id, account_id) SELECT team.id, creator.account_id FROM team, creator
-    )`;
-}
-
-/** An organization, its first team and that team's one member, in one statement (before: a transaction of Prisma's creates, seven statements). */
-const CREATE_ORGANIZATION = fixedStatement<OrganizationInsertArgs & { memberId: number }>(
-  'organization_create',
-  (arg, args) => Prisma.sql`
-    WITH ${organizationInserts(args, Prisma.sql`SELECT ${arg('memberId')}::bigint AS account_id`)}
+      INSERT INTO team_members (team_id, account_id) SELECT team.id, ${arg('memberId')}::bigint FROM team
+    )
     SELECT ${ACCOUNT_COLUMNS} FROM created a`,
 );
 
@@ -164,10 +160,6 @@ function organizationInsertValues(
 type EditOrganizationArgs = {
   [Field in keyof Required<OrganizationChanges>]: OrganizationChanges[Field] | null;
 } & { id: number; now: Date };
-type OrganizationChanges = Pick<
-  AccountChanges,
-  'fullName' | 'email' | 'description' | 'website' | 'location' | 'visibility' | 'repoAdminChangeTeamAccess'
->;
 
 /** The edit's SET list over accounts `a`: each field given, the others as they are. */
 function editAssignments(args: Omit<EditOrganizationArgs, 'id'>): Prisma.Sql {
@@ -191,146 +183,49 @@ const EDIT_ORGANIZATION = fixedStatement<EditOrganizationArgs>(
     RETURNING ${ACCOUNT_COLUMNS}`,
 );
 
-/** The guard of a one-statement edit: who the caller is, and what the rule lets them change. */
-type EditGuardArgs = {
-  siteAdmin: boolean;
-  memberId: number | null;
-  visibilityChangeAllowed: boolean;
-};
-
-type EditTargetArgs = Omit<EditOrganizationArgs, 'id'> & { lowerName: string };
-
-/**
- * PATCH /orgs/{org} checked and made in one statement: the organization, the teams there of the
- * guard's member, and an UPDATE that writes only when the rule allows it, in SQL: the guard's site
- * administrator, or its member in an owner-level team; a visibility change only when the guard
- * allows it. `guard` is a WITH item of one row (site_admin, member_id, visibility_change_allowed),
- * or none and nothing is written. The organization after, with its visibility before and the
- * member's teams, for the domain to decide on again.
- */
-function guardedEdit(args: EditTargetArgs, guard: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
-    WITH ${guard}, o AS (
-      SELECT id, visibility FROM accounts WHERE lower_name = ${args.lowerName} AND type = 'organization'
-    ), ${memberTeamsCte(Prisma.sql`(SELECT id FROM o)`, Prisma.sql`(SELECT member_id FROM guard)`)}, updated AS (
-      UPDATE accounts a
-      SET ${editAssignments(args)}
-      FROM o, guard g
-      WHERE a.id = o.id
-        AND (g.site_admin OR EXISTS (SELECT FROM member_teams WHERE permission = 'owner'))
-        AND (${args.visibility}::text IS NULL OR ${args.visibility}::text = o.visibility
-          OR g.visibility_change_allowed)
-      RETURNING ${ACCOUNT_COLUMNS}
-    )
-    SELECT u.*, (SELECT visibility FROM o) AS "previousVisibility",
-      ${MEMBER_TEAMS_JSON} AS "memberTeams"
-    FROM updated u`;
-}
-
-/** The guarded edit for a caller already known (a public-only token's memberId is null: it owns nothing). */
-const EDIT_ORGANIZATION_GUARDED = fixedStatement<EditGuardArgs & EditTargetArgs>(
-  'organization_edit_guarded',
-  (arg, args) =>
-    guardedEdit(
-      args,
-      Prisma.sql`guard AS (
-        SELECT ${arg('siteAdmin')}::boolean AS site_admin, ${arg('memberId')}::bigint AS member_id,
-          ${arg('visibilityChangeAllowed')}::boolean AS visibility_change_allowed
-      )`,
-    ),
-);
-
-type GuardedEditRow = AccountRow & {
-  previousVisibility: string | null;
-  memberTeams: MemberTeamJson[] | null;
-};
-
-/** The guarded edit's organization row: what was written, with what the domain decides on again. */
-function guardedEditOf(rows: readonly GuardedEditRow[]) {
-  const [row] = rows;
-  return (
-    row && {
-      organization: toAccount(row),
-      previousVisibility: row.previousVisibility as Visibility,
-      memberTeams: (row.memberTeams ?? []).map(toTeam),
-    }
-  );
-}
-
 /** Organizations and their teams; `changes` records the organizations' change events (when on). */
-export function organizationStore({ prisma, query }: StoreDatabase, changes?: ChangeLog): OrganizationStore {
+export function organizationStore(database: StoreDatabase, changes?: ChangeLog): OrganizationStore {
+  const { prisma, query } = database;
   return {
     /** Creates the organization with the team the domain describes holding its creator. */
-    async createOrganization(account, owners) {
-      if (!changes) {
-        const { team, memberId } = owners;
-        return unlessNameTaken(async () => {
-          const [row] = await query<AccountRow>(
-            CREATE_ORGANIZATION.bind({ ...organizationInsertValues(account, team), memberId }),
-          );
-          return toAccount(row!);
-        });
-      }
+    async createOrganization(account, { team, memberId }) {
       return unlessNameTaken(() =>
-        prisma.$transaction(async (tx) => {
-          const row = await tx.account.create({
-            data: { ...account, lowerName: account.name.toLowerCase() },
-          });
-          await tx.team.create({
-            data: {
-              ...teamData({ ...owners.team, orgId: Number(row.id) }),
-              members: { create: { accountId: BigInt(owners.memberId) } },
-            },
-          });
-          const org = toAccount(row);
-          await changes?.organizationCreated(tx, org);
-          return org;
-        }),
+        writeRecorded(
+          database,
+          changes,
+          async ({ run }) => {
+            const [row] = await run<AccountRow>(
+              CREATE_ORGANIZATION.bind({ ...organizationInsertValues(account, team), memberId }),
+            );
+            return toAccount(row!);
+          },
+          (log, tx, org) => log.organizationCreated(tx, org),
+        ),
       );
     },
 
-    async updateOrganization(id, accountChanges) {
-      const edited = organizationChanges(accountChanges);
-      if (!changes && edited) {
-        const [row] = await query<AccountRow>(EDIT_ORGANIZATION.bind({ ...edited, id, now: new Date() }));
-        return row && toAccount(row);
-      }
+    async updateOrganization(id, edit) {
       return writeRecorded(
-        prisma,
+        database,
         changes,
-        (client) => unlessRecordGone(() => updateAccountRow(client, id, accountChanges)),
+        async ({ run }) => {
+          const [row] = await run<AccountRow>(
+            EDIT_ORGANIZATION.bind({ ...organizationChanges(edit), id, now: new Date() }),
+          );
+          return row && toAccount(row);
+        },
         async (log, tx, org) => {
           if (org) await log.organizationUpdated(tx, org);
         },
       );
     },
 
-    async updateOrganizationGuarded(name, accountChanges, guard) {
-      // With events on, the recorded write (updateOrganization) is the only one.
-      const edited = organizationChanges(accountChanges);
-      if (changes || !edited) return undefined;
-      // A value the database refuses (a NUL character): the full path decides who may act first.
-      const rows = await unlessUnstorable(() =>
-        query<GuardedEditRow>(
-          EDIT_ORGANIZATION_GUARDED.bind({
-            ...edited,
-            lowerName: name.toLowerCase(),
-            siteAdmin: guard.siteAdmin,
-            memberId: guard.memberId ?? null,
-            visibilityChangeAllowed: guard.visibilityChangeAllowed,
-            now: new Date(),
-          }),
-        ),
-      );
-      return rows && guardedEditOf(rows);
-    },
-
     async renameOrganization(id, expectedName, newName) {
       return unlessNameTaken(() =>
         writeRecorded(
-          prisma,
+          database,
           changes,
-          (client) => renameAccountRow(client, id, expectedName, newName),
+          ({ prisma: client }) => renameAccountRow(client, id, expectedName, newName),
           // No row: a concurrent rename or delete won, nothing changed.
           async (log, tx, org) => {
             if (org) await log.organizationRenamed(tx, org);
@@ -419,26 +314,15 @@ export function organizationStore({ prisma, query }: StoreDatabase, changes?: Ch
   };
 }
 
-/** The edit's fields, null where not given; undefined when it changes a field an organization edit does not. */
-function organizationChanges(changes: AccountChanges): Omit<EditOrganizationArgs, 'id' | 'now'> | undefined {
-  const {
-    fullName,
-    email,
-    description,
-    website,
-    location,
-    visibility,
-    repoAdminChangeTeamAccess,
-    ...others
-  } = changes;
-  if (Object.values(others).some((value) => value !== undefined)) return undefined;
+/** The edit's fields, null where not given (the statement keeps those as they are). */
+function organizationChanges(changes: OrganizationChanges): Omit<EditOrganizationArgs, 'id' | 'now'> {
   return {
-    fullName: fullName ?? null,
-    email: email ?? null,
-    description: description ?? null,
-    website: website ?? null,
-    location: location ?? null,
-    visibility: visibility ?? null,
-    repoAdminChangeTeamAccess: repoAdminChangeTeamAccess ?? null,
+    fullName: changes.fullName ?? null,
+    email: changes.email ?? null,
+    description: changes.description ?? null,
+    website: changes.website ?? null,
+    location: changes.location ?? null,
+    visibility: changes.visibility ?? null,
+    repoAdminChangeTeamAccess: changes.repoAdminChangeTeamAccess ?? null,
   };
 }

@@ -106,7 +106,7 @@ export async function requireOrganizationOwner(
 }
 
 /** The rule of requireOrganizationOwner on a membership already known. */
-export function ownsOrganization(caller: Caller, membership: Membership): boolean {
+function ownsOrganization(caller: Caller, membership: Membership): boolean {
   return isSiteAdmin(caller) || (!caller.publicOnly && membership.level === 'owner');
 }
 

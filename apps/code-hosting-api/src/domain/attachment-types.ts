@@ -65,7 +65,7 @@ export function assertDisplayNameAllowed(
 }
 
 /** assertDisplayNameAllowed's rule: whether the name may be shown. */
-export function displayNameAllowed(
+function displayNameAllowed(
   allowed: readonly string[],
   name: string,
   typeOfExtension: (extension: string) => string | undefined,

@@ -1,13 +1,12 @@
 import { notFound } from '@repo/http-errors';
-import { membershipFrom, repositoryLevel, repositoryLevelFrom } from './access';
-import { assertDisplayNameAllowed, displayNameAllowed } from './attachment-types';
-import { isSiteAdmin, requireUser, type Caller } from './caller';
+import { repositoryLevel } from './access';
+import { assertDisplayNameAllowed } from './attachment-types';
+import { requireUser, type Caller } from './caller';
 import type { AttachmentRecord, IssueRecord, RepositoryRecord } from './records';
 import { repositoryService } from './repositories';
-import { assertMayWriteIssue, assertNotArchived, existingIssue, mayWriteIssue } from './repository-rules';
+import { assertMayWriteIssue, assertNotArchived, existingIssue } from './repository-rules';
 import type { RequestedNumber } from './requested-number';
 import type { Store } from './store';
-import type { AttachmentPath, GuardedRename } from './attachment-store';
 
 /**
  * What the use cases need of the attachment storage (src/storage's Storage has these and more):
@@ -90,46 +89,6 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
     return attachment;
   }
 
-  /**
-   * The common rename, a writer's of an allowed name, checked and made in one statement; undefined
-   * when it wrote nothing (missing, refused), and the full path answers. The statement's guard is
-   * the SQL form of issueOf's rules: they decide again here, on the facts it returns.
-   */
-  async function renamedInOneStatement(
-    caller: Caller,
-    path: RenamePath,
-    name: string | undefined,
-  ): Promise<AttachmentRecord | undefined> {
-    const user = caller.user;
-    const target = user && renameTarget(path, name);
-    if (!target) return undefined;
-    const attempt = await store.renameAttachmentGuarded(target, name!, {
-      userId: user.id,
-      siteAdmin: isSiteAdmin(caller),
-      publicOnly: caller.publicOnly,
-    });
-    return attempt && allowedRename(caller, path, attempt);
-  }
-
-  /** Where a one-statement rename writes, when it can be tried: a name given and allowed, numbers that are numbers. */
-  function renameTarget(path: RenamePath, name: string | undefined): AttachmentPath | undefined {
-    if (!name || path.index.value === undefined || path.id.value === undefined) return undefined;
-    if (!displayNameAllowed(rules.allowedTypes, name, rules.typeOfExtension)) return undefined;
-    return { owner: path.owner, repo: path.repo, index: path.index.value, id: path.id.value };
-  }
-
-  /**
-   * A guarded rename's attachment, once the rules agree on the facts it wrote on: its guard is
-   * issueOf's rules in SQL, so a disagreement is a bug.
-   */
-  function allowedRename(caller: Caller, path: RenamePath, attempt: GuardedRename): AttachmentRecord {
-    const membership = membershipFrom(isSiteAdmin(caller) ? [] : attempt.memberTeams);
-    const level = repositoryLevelFrom(caller, attempt.repository, membership, attempt.collaboration);
-    if (level === 'none' || attempt.repository.isArchived || !mayWriteIssue(caller, attempt.posterId, level))
-      throw new Error(`the guarded rename in ${path.owner}/${path.repo} wrote for a caller its rules refuse`);
-    return attempt.attachment;
-  }
-
   return {
     /** The issue when the caller may write its attachments (upload, rename, delete). */
     writableIssue: (caller: Caller, owner: string, repo: string, index: RequestedNumber) =>
@@ -199,8 +158,6 @@ export function attachmentService(store: Store, rules: AttachmentRules, objects:
       id: RequestedNumber,
       name: string | undefined,
     ): Promise<AttachmentRecord> {
-      const guarded = await renamedInOneStatement(caller, { owner, repo, index, id }, name);
-      if (guarded) return guarded;
       const { issue } = await issueOf(caller, owner, repo, index, 'write');
       const attachment = await attachmentOf(issue, id);
       if (name === undefined || name === '') return attachment;

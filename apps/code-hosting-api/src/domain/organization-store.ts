@@ -1,5 +1,5 @@
 import type { AccountChanges, AccountVisibilityScope, NewAccount } from './account-store';
-import type { AccountRecord, Page, TeamRecord, Visibility } from './records';
+import type { AccountRecord, Page, TeamRecord } from './records';
 import type { WriteOutcome } from './write-outcome';
 
 export interface OrganizationFilter {
@@ -8,22 +8,13 @@ export interface OrganizationFilter {
   withMember?: number;
 }
 
-/** Who edits an organization, as the one-statement edit's guard needs it. */
-export interface OrganizationEditGuard {
-  siteAdmin: boolean;
-  /** The caller, unless a public-only token (which owns nothing). */
-  memberId: number | undefined;
-  visibilityChangeAllowed: boolean;
-}
+/** What PATCH /orgs/{org} may change of an organization: the fields given, the rest as they are. */
+export type OrganizationChanges = Pick<
+  AccountChanges,
+  'fullName' | 'email' | 'description' | 'website' | 'location' | 'visibility' | 'repoAdminChangeTeamAccess'
+>;
 
 export type TeamInsert = Omit<TeamRecord, 'id'>;
-
-/** What a guarded edit wrote: the organization after, its visibility before, the member's teams there. */
-export interface GuardedOrganizationEdit {
-  organization: AccountRecord;
-  previousVisibility: Visibility;
-  memberTeams: TeamRecord[];
-}
 
 /** Organizations, their teams and team membership. */
 export interface OrganizationStore {
@@ -32,21 +23,8 @@ export interface OrganizationStore {
     account: NewAccount,
     owners: { team: Omit<TeamInsert, 'orgId'>; memberId: number },
   ): Promise<WriteOutcome<AccountRecord>>;
-  /** PATCH /orgs/{org}: applies the changes (its change event with them). */
-  updateOrganization(id: number, changes: AccountChanges): Promise<AccountRecord | undefined>;
-  /**
-   * PATCH /orgs/{org} checked and made in one statement: written only when `guard` allows it (a site
-   * administrator, or `memberId` in an owner-level team; a visibility change only when
-   * visibilityChangeAllowed). The organization after, its visibility before and the member's teams
-   * there; undefined when
-   * nothing was written (missing, refused, or no such form, as with events on): the caller's full
-   * path then answers.
-   */
-  updateOrganizationGuarded(
-    name: string,
-    changes: AccountChanges,
-    guard: OrganizationEditGuard,
-  ): Promise<GuardedOrganizationEdit | undefined>;
+  /** PATCH /orgs/{org}: applies the changes (its change event with them); undefined when the organization is gone. */
+  updateOrganization(id: number, changes: OrganizationChanges): Promise<AccountRecord | undefined>;
   /** Renames the organization only while it is still named `expectedName` (any case); undefined when it is not. */
   renameOrganization(
     id: number,

@@ -1,14 +1,12 @@
 import { conflict, forbidden, notFound } from '@repo/http-errors';
-import type { GuardedOrganizationEdit, TeamInsert } from './organization-store';
+import type { TeamInsert } from './organization-store';
 import type { Store } from './store';
-import { accountExistsError, assertUsableAccountName, assertValidEmail, isValidEmail } from './account-names';
+import { accountExistsError, assertUsableAccountName, assertValidEmail } from './account-names';
 import {
   accountVisibilityScope,
-  membershipFrom,
   type Membership,
   membershipOf,
   ownerMembership,
-  ownsOrganization,
   repositoryLevelFrom,
   requireOrganizationOwner,
   visibleAccount,
@@ -90,44 +88,17 @@ export function organizationService(store: Store, settings: OrganizationSettings
   }
 
   function assertDangerZoneAllowed(caller: Caller): void {
-    if (!dangerZoneAllowed(caller)) throw forbidden(dangerZoneMessage);
-  }
-
-  function dangerZoneAllowed(caller: Caller): boolean {
-    return !settings.orgDangerZoneRestricted || isSiteAdmin(caller);
+    if (settings.orgDangerZoneRestricted && !isSiteAdmin(caller)) throw forbidden(dangerZoneMessage);
   }
 
   /** An organization's e-mail address is optional: `""` clears it. */
   function assertEmail(email: string | undefined): void {
-    if (!acceptableEmail(email)) assertValidEmail(email!);
-  }
-
-  function acceptableEmail(email: string | undefined): boolean {
-    return email === undefined || email === '' || isValidEmail(email);
+    if (email !== undefined && email !== '') assertValidEmail(email);
   }
 
   async function assertNameFree(name: string, exceptId?: number): Promise<void> {
     const existing = await store.findAccountByName(name);
     if (existing && existing.id !== exceptId) throw accountExistsError(name);
-  }
-
-  /**
-   * A guarded edit's organization, once the rules agree on the facts it wrote on (the caller's
-   * teams, the visibility it replaced): its guard is these rules in SQL, so a disagreement is a bug.
-   */
-  function allowedEdit(
-    caller: Caller,
-    name: string,
-    fields: OrganizationFields,
-    edit: GuardedOrganizationEdit,
-  ): AccountRecord {
-    const visibilityKept = fields.visibility === undefined || fields.visibility === edit.previousVisibility;
-    if (
-      !ownsOrganization(caller, membershipFrom(edit.memberTeams)) ||
-      !(visibilityKept || dangerZoneAllowed(caller))
-    )
-      throw new Error(`the guarded edit of ${name} wrote what the rules refuse`);
-    return edit.organization;
   }
 
   /** Organization rule 2 (docs/contracts/code-hosting-api.md): site admins always; others when their account and the deployment allow it. */
@@ -229,21 +200,11 @@ export function organizationService(store: Store, settings: OrganizationSettings
 
     /** PATCH /orgs/{org} (organization rules 4 and 6): only supplied fields change. */
     async edit(caller: Caller, name: string, fields: OrganizationFields): Promise<AccountRecord> {
-      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      // The common edit, an owner's valid change, is checked and made in one statement; whatever it
-      // did not write (missing, refused, an invalid e-mail) the full path below answers.
-      if (caller.user && Object.keys(changes).length > 0 && acceptableEmail(fields.email)) {
-        const attempt = await store.updateOrganizationGuarded(name, changes, {
-          siteAdmin: isSiteAdmin(caller),
-          memberId: caller.publicOnly ? undefined : caller.user.id,
-          visibilityChangeAllowed: dangerZoneAllowed(caller),
-        });
-        if (attempt) return allowedEdit(caller, name, fields, attempt);
-      }
       const org = await ownedOrganization(caller, name);
       if (fields.visibility !== undefined && fields.visibility !== org.visibility)
         assertDangerZoneAllowed(caller);
       assertEmail(fields.email);
+      const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0) return org;
       // Deleted since its ownership was checked: as if it had been gone then.
       const updated = await store.updateOrganization(org.id, changes);

@@ -36,7 +36,7 @@ export function assertMayWriteIssue(caller: Caller, issue: IssueRecord, level: A
 }
 
 /** assertMayWriteIssue's rule, on the issue's poster. */
-export function mayWriteIssue(caller: Caller, posterId: number, level: AccessLevel): boolean {
+function mayWriteIssue(caller: Caller, posterId: number, level: AccessLevel): boolean {
   const user = caller.user;
   return user !== undefined && (posterId === user.id || isSiteAdmin(caller) || atLeast(level, 'write'));
 }
