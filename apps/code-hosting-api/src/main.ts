@@ -4,7 +4,7 @@ import http from 'node:http';
 import { loadConfig } from './config';
 import { createStore } from './db/store';
 import { accountService } from './domain/accounts';
-import { buildApp } from './http/app';
+import { composeApp } from './compose';
 import { EVENT_STREAM_NAME } from './events/catalog';
 import { DATA_RENDERERS } from './events/data-renderers';
 import { startServiceEvents } from './events/service-events';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const service = buildApp({
+  const service = composeApp({
     database,
     logger,
     rootUrl: config.rootUrl,

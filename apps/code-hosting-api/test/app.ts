@@ -9,7 +9,7 @@ import { accountService } from '../src/domain/accounts';
 import type { EventsSettings } from '../src/events/events-config';
 import { DATA_RENDERERS } from '../src/events/data-renderers';
 import { startServiceEvents, type ServiceEvents } from '../src/events/service-events';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 import { DiskStorage } from '../src/storage/disk-storage';
 import { S3Storage } from '../src/storage/s3-storage';
@@ -32,7 +32,7 @@ export const idleStorage: Storage = new DiskStorage(
 /** The app on a database that is down (port 1 on loopback refuses connections), for what needs none. */
 export function appWithUnreachableDatabase() {
   const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
-  const { app } = buildApp({
+  const { app } = composeApp({
     database,
     logger: createLogger('silent'),
     rootUrl: testRootUrl,
@@ -137,7 +137,7 @@ export async function createTestApp(
   try {
     if (serviceEvents && !eventsOptions.natsUnreachable) await connected(serviceEvents);
     await accountService(createStore(database), settings).bootstrapAdmin(siteAdmin, false);
-    const { app, settled } = buildApp({
+    const { app, settled } = composeApp({
       database,
       logger,
       rootUrl,

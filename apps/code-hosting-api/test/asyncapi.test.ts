@@ -11,7 +11,7 @@ import { adminToken, api, auth, uniqueName } from './actors';
 import { connectPrisma } from '../src/db/database';
 import { actionOf } from '../src/events/envelope';
 import { EVENT_TYPES } from '../src/events/event-types';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 import { DiskStorage } from '../src/storage/disk-storage';
 
@@ -29,7 +29,7 @@ const service = useCodeHostingApi();
 const NATS_SECRET = 'nats-password-in-url';
 const configured = useTestApp(async (source) => {
   const database = connectPrisma(source);
-  const { app, settled } = buildApp({
+  const { app, settled } = composeApp({
     database,
     logger: createLogger('silent'),
     rootUrl: 'https://git.example.org/',

@@ -3,7 +3,7 @@ import { useTestApp } from '@repo/testing';
 import { connectPrisma } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { observeDatabasePool, recordQuery } from '../src/metrics/database-metrics';
 import { createLogger } from '../src/logger';
 import { idleStorage, siteAdmin, testRootUrl, testSettings } from './app';
@@ -16,7 +16,7 @@ export function useObservedCodeHostingApi(
     const database = connectPrisma(source, { onQuery: recordQuery });
     observeDatabasePool(database);
     await accountService(createStore(database), testSettings).bootstrapAdmin(siteAdmin, false);
-    const { app } = buildApp({
+    const { app } = composeApp({
       database,
       logger: createLogger(options.logLevel ?? 'silent', options.logDestination),
       rootUrl: testRootUrl,

@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config';
 import { connectPrisma, type Database } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 import { idleStorage, testRootUrl, testSettings } from './app';
 import { basic } from './actors';
@@ -28,7 +28,7 @@ function useFreshDatabase(): void {
 const accounts = () => accountService(createStore(database), testSettings);
 const app = (logger = createLogger('silent')) =>
   supertest(
-    buildApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }).app,
+    composeApp({ database, logger, rootUrl: testRootUrl, settings: testSettings, storage: idleStorage }).app,
   );
 
 describe('bootstrap of the site administrator', () => {

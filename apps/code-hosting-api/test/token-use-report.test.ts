@@ -3,7 +3,7 @@ import { useTestApp } from '@repo/testing';
 import { connectPrisma } from '../src/db/database';
 import { createStore } from '../src/db/store';
 import { accountService } from '../src/domain/accounts';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 import { api, createOrg, createUser } from './actors';
 import { idleStorage, siteAdmin, testRootUrl, testSettings } from './app';
@@ -28,7 +28,7 @@ let refuseTokenUse: () => Promise<void> = async () => {};
 const service = useTestApp(async (source) => {
   const database = connectPrisma(source);
   await accountService(createStore(database), testSettings).bootstrapAdmin(siteAdmin, false);
-  const built = buildApp({
+  const built = composeApp({
     database,
     logger: createLogger('info', capture),
     rootUrl: testRootUrl,

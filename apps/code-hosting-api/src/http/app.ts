@@ -1,25 +1,14 @@
 import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express from 'express';
 import { defaultSettings, type ServiceSettings } from '../config';
-import type { Database } from '../db/database';
-import { loginThrottleStore } from '../db/login-throttle-store';
-import { createStore } from '../db/store';
 import { asyncApiDocument } from '../events/asyncapi';
 import { EVENT_STREAM_NAME } from '../events/catalog';
-import { codeHostingChangeLog } from '../events/code-hosting-events';
 import type { ServiceEvents } from '../events/service-events';
 import { wakeRelayAfterWrites } from './event-wakeup';
-import { accountService } from '../domain/accounts';
-import { LoginThrottle } from '../domain/login-throttle';
-import { attachmentService } from '../domain/attachments';
-import { organizationService } from '../domain/organizations';
-import { repositoryService } from '../domain/repositories';
-import { teamService } from '../domain/teams';
 import type { Logger } from '../logger';
 import { redactedRequest } from '../log-secrets';
 import { UNTRACED_PATHS } from '../untraced-paths';
 import type { Storage } from '../storage/storage';
-import mime from 'mime-types';
 import { apiRoutes } from './api-routes';
 import { apiDocsRoutes } from './docs/api-docs';
 import { authenticate, settleAuthentication, settleAuthenticationOnError } from './authentication';
@@ -29,12 +18,22 @@ import { jsonBody } from './json-body';
 import { metricsRoute } from './metrics';
 import { firstValues } from './query-string';
 import { observeRequests, type ObservedApp } from './request-observation';
+import type { ApiServices } from './api-services';
 import type { APIError } from './schemas';
-import { createWire } from './wire';
+import type { AccountService } from '../domain/accounts';
+import type { LoginThrottle } from '../domain/login-throttle';
 import { keepRequestContexts } from '../request-context';
 
-export interface AppDependencies {
-  database: Database;
+/** The use cases the app serves (src/compose.ts builds them), with the login throttle. */
+export type AppServices = Pick<
+  ApiServices,
+  'accounts' | 'organizations' | 'teams' | 'repositories' | 'attachments' | 'wire'
+> & { accounts: AccountService; throttle: LoginThrottle };
+
+export interface AppOptions {
+  services: AppServices;
+  /** True when the database answers (the readiness probes). */
+  isReady(): Promise<boolean>;
   logger: Logger;
   rootUrl: string;
   settings?: ServiceSettings;
@@ -75,7 +74,8 @@ export interface BuiltApp {
  * listening is main.ts's job, so tests run the very same app.
  */
 export function buildApp({
-  database,
+  services,
+  isReady,
   logger,
   rootUrl,
   settings = defaultSettings,
@@ -84,35 +84,13 @@ export function buildApp({
   events,
   xSyncTimeoutMs = 5000,
   eventsDocument = DEFAULT_EVENTS_DOCUMENT,
-}: AppDependencies): BuiltApp {
-  const wire = createWire(rootUrl);
-  // With events on, the stores record each write's change event in its transaction.
-  const store = createStore(database, events && codeHostingChangeLog(events.recorder, wire));
-  // Written after the answer: the line names the request whose token it was (its request_id).
-  const accounts = accountService(store, settings, (error, requestId) =>
-    logger.error({ err: error, request_id: requestId }, "recording a token's last use failed"),
-  );
-  // The failed-login counters are in the database: every replica counts the same attempts.
-  const throttle = new LoginThrottle(loginThrottleStore(database.prisma), settings.loginThrottle, (error) =>
-    logger.error({ err: error }, 'deleting stale failed-login counters failed'),
-  );
+}: AppOptions): BuiltApp {
+  const { accounts, throttle } = services;
   const authenticator = authenticate(accounts, throttle);
   const routes = apiRoutes(
     {
-      accounts,
-      organizations: organizationService(store, settings),
-      teams: teamService(store),
-      repositories: repositoryService(store),
-      attachments: attachmentService(
-        store,
-        {
-          allowedTypes: settings.attachmentAllowedTypes,
-          typeOfExtension: (extension) => mime.lookup(extension) || undefined,
-        },
-        storage,
-      ),
+      ...services,
       storage,
-      wire,
       settings,
       rootUrl,
       sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
@@ -151,12 +129,12 @@ export function buildApp({
   );
   app.use(metricsRoute(metricsToken));
   app.use(
-    healthRoutes(() => database.isReady(), {
+    healthRoutes(isReady, {
       ready: (_req, res) => res.json({ status: 'ok' }),
       unready: (_req, res, reason) => res.status(503).json({ status: reason }),
     }),
   );
-  app.use(giteaHealthRoutes(() => database.isReady()));
+  app.use(giteaHealthRoutes(isReady));
   app.get('/swagger.v1.json', (_req, res) => {
     res.json(swaggerDocument);
   });
