@@ -3,11 +3,10 @@ import { ADMIN_PRINCIPAL, bearer, useProjectService } from './app';
 import { createProject, rootUid, uniqueSlug } from './project-fixtures';
 
 // The role model has one TypeScript statement (accessOf in src/domain/access.ts, behind
-// GET /projects/{uid}) and one SQL form for the list (visibleToCaller in
+// GET /projects/{uid} and every write) and one SQL form for the list (visibleToCaller in
 // src/db/project-access.ts). On random trees they must agree: the list shows a caller
-// exactly the projects a GET lets that caller view. The common writes check the right in SQL too,
-// in the statement that writes (writeGuard in project-access.ts): on random trees they must answer
-// as the contract's rule says (writers and auditors inherit down the tree, a writer of the parent may
+// exactly the projects a GET lets that caller view. And on random trees the writes must answer as
+// the contract's rule says (writers and auditors inherit down the tree, a writer of the parent may
 // delete), and write nothing when they refuse. Each run builds a tree in the database, so the runs
 // are few (ACCESS_RUNS for more).
 const RUNS = Number(process.env.ACCESS_RUNS ?? 20);
@@ -95,7 +94,7 @@ function rolesAlongChain(nodes: NodeSpec[], index: number, role: string) {
 }
 
 describe('who may write a project', () => {
-  it('the writes that check in SQL answer as the rule says, and write nothing when they refuse', async () => {
+  it('is as the rule says for every write, on random trees, and a refused write writes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(tree, async (nodes) => {
         runs += 1;

@@ -97,9 +97,14 @@ describe('a single-resource GET is one database statement', () => {
 });
 
 describe('a write costs a fixed number of statements', () => {
-  // The common writes check the caller's right and write in one statement
-  // (src/db/project-guarded-writes.ts), as a GET reads in one.
-  it('PUT settings with one If-Match revision: one statement (rights, revision, settings, members, the result)', async () => {
+  // A write reads the caller's rights first (with the project, for a PUT base and a DELETE: the
+  // statement of a GET), the domain decides, then the store writes, conditioned on the If-Match
+  // revision, and reads the project back for the answer.
+  const RIGHTS = expect.stringMatching(named('project_membership', 'WITH RECURSIVE'));
+  const READ = expect.stringMatching(named('project_read', 'WITH RECURSIVE'));
+  const RE_READ = expect.stringMatching(/^\s*SELECT\s+p\.uid::text AS "uid"/);
+
+  it('PUT settings with one If-Match revision: the rights, one write statement (revision, settings, members), the re-read', async () => {
     const current = await service.request
       .get(`/projects/${child}/settings`)
       .set('Authorization', bearer('qc-wanda'))
@@ -113,8 +118,8 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect(response.status).toBe(200);
     expect({ count, sql }).toEqual({
-      count: 1,
-      sql: [expect.stringMatching(named('project_settings_update_guarded', 'WITH RECURSIVE'))],
+      count: 3,
+      sql: [RIGHTS, expect.stringMatching(/^\s*WITH updated AS \(\s*UPDATE projects/), RE_READ],
     });
     expect(response.body).toMatchObject({
       mission_statement: 'counted',
@@ -124,7 +129,7 @@ describe('a write costs a fixed number of statements', () => {
     expect(response.body).not.toHaveProperty('meeting_coordinators');
   });
 
-  it('PUT settings without If-Match: the access check, the write and its members (a transaction), the re-read', async () => {
+  it('PUT settings without If-Match: the rights, the write and its members (a transaction), the re-read', async () => {
     const { count, sql, response } = await counted(() =>
       service.request
         .put(`/projects/${child}/settings`)
@@ -136,16 +141,16 @@ describe('a write costs a fixed number of statements', () => {
     expect({ count, sql }).toEqual({
       count: 5,
       sql: [
-        expect.stringMatching(named('project_membership', 'WITH RECURSIVE')),
+        RIGHTS,
         expect.stringMatching(/^\s*UPDATE projects/),
         expect.stringMatching(/^\s*WITH wanted AS/),
         expect.stringMatching(/COMMIT/),
-        expect.stringMatching(/^\s*SELECT/),
+        RE_READ,
       ],
     });
   });
 
-  it('PUT base, the parent unchanged: one statement (rights, revision, the write, the result)', async () => {
+  it('PUT base, the parent unchanged: the project with the rights, one conditional UPDATE, the re-read', async () => {
     const current = await service.request
       .get(`/projects/${child}`)
       .set('Authorization', bearer('qc-wanda'))
@@ -159,13 +164,13 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect({ status: response.status, count, sql }).toEqual({
       status: 200,
-      count: 1,
-      sql: [expect.stringMatching(named('project_base_update_guarded', 'WITH RECURSIVE'))],
+      count: 3,
+      sql: [READ, expect.stringMatching(/^\s*UPDATE "public"\."projects"/), RE_READ],
     });
     expect(response.body).toMatchObject({ uid: child, description: 'counted', parent_uid: org });
   });
 
-  it('PUT base with a stale If-Match: the guarded statement, then the full path answers 412', async () => {
+  it('PUT base with a stale If-Match: the conditional UPDATE writes nothing, the move-safe path answers 412', async () => {
     const current = await service.request
       .get(`/projects/${child}`)
       .set('Authorization', bearer('qc-wanda'))
@@ -177,16 +182,17 @@ describe('a write costs a fixed number of statements', () => {
         .set('Authorization', bearer('qc-wanda'))
         .send({ ...current.body, description: 'stale' }),
     );
-    // The rare path pays for the common one: the guarded statement, the current project, the
-    // conditional UPDATE, the same in the move-safe transaction, the re-read that tells 412 from 404.
-    expect({ status: response.status, count, first: sql[0] }).toEqual({
+    // The project with the rights, the conditional UPDATE, the same in the move-safe transaction
+    // (the stored parent, the UPDATE, COMMIT), the re-read that tells 412 from 404.
+    expect({ status: response.status, count, first: sql[0], last: sql.at(-1) }).toEqual({
       status: 412,
-      count: 7,
-      first: expect.stringMatching(named('project_base_update_guarded', 'WITH RECURSIVE')),
+      count: 6,
+      first: READ,
+      last: RE_READ,
     });
   });
 
-  it("POST: one statement (the parent's rights, the project and its members, the result)", async () => {
+  it("POST: the parent's rights, one INSERT statement (the project and its members), the re-read", async () => {
     const { count, sql, response } = await counted(() =>
       service.request
         .post('/projects')
@@ -202,8 +208,8 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect(response.status).toBe(201);
     expect({ count, sql }).toEqual({
-      count: 1,
-      sql: [expect.stringMatching(named('project_insert_guarded', 'WITH RECURSIVE'))],
+      count: 3,
+      sql: [RIGHTS, expect.stringMatching(/^\s*WITH inserted AS \(\s*INSERT INTO projects/), RE_READ],
     });
     expect(response.body).toMatchObject({
       slug: 'qc-counted',
@@ -214,14 +220,14 @@ describe('a write costs a fixed number of statements', () => {
     expect(response.body).not.toHaveProperty('meeting_coordinators');
   });
 
-  it('POST by a caller who may not write the parent: the one statement, no write', async () => {
-    const { count, response } = await counted(() =>
+  it("POST by a caller who may not write the parent: the parent's rights, no write", async () => {
+    const { count, sql, response } = await counted(() =>
       service.request
         .post('/projects')
         .set('Authorization', bearer('qc-otto'))
         .send({ slug: 'qc-refused', name: 'refused', description: 'd', parent_uid: org }),
     );
-    expect({ status: response.status, count }).toEqual({ status: 403, count: 1 });
+    expect({ status: response.status, count, sql }).toEqual({ status: 403, count: 1, sql: [RIGHTS] });
     await service.request
       .get('/projects?slug=qc-refused')
       .set('Authorization', bearer('qc-wanda'))
@@ -229,7 +235,7 @@ describe('a write costs a fixed number of statements', () => {
       .expect((listed) => expect(listed.body.projects).toEqual([]));
   });
 
-  it('DELETE: one statement (rights along the chain, revision, the delete)', async () => {
+  it('DELETE: the project with the rights, one conditional DELETE', async () => {
     const doomed = (await createProject(service, { parent_uid: org })).uid;
     const { count, sql, response } = await counted(() =>
       service.request
@@ -239,8 +245,8 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect({ status: response.status, count, sql }).toEqual({
       status: 204,
-      count: 1,
-      sql: [expect.stringMatching(named('project_delete_guarded', 'WITH RECURSIVE'))],
+      count: 2,
+      sql: [READ, expect.stringMatching(/^\s*DELETE FROM "public"\."projects"/)],
     });
     await service.request.get(`/projects/${doomed}`).set('Authorization', bearer('qc-wanda')).expect(404);
   });

@@ -11,14 +11,11 @@ import { fixedStatement } from './prepared-statements';
  *
  * - membershipCte (and membershipAlongChain, which runs it alone): the facts accessOf() decides
  *   on, for one project; src/db/project-read.ts reads them in the same statement as the project;
- * - visibleToCaller: accessOf().view for every project at once, for the list;
- * - writeGuard and writeParentGuard: accessOf().write and .writeParent, in the statement that
- *   writes (the domain checks accessOf() on the same membership after, and a write the guard let
- *   through that accessOf() refuses is an error, never an answer).
+ * - visibleToCaller: accessOf().view for every project at once, for the list.
  *
- * test/access-agreement.test.ts checks on random trees that the list (this SQL) shows exactly
- * the projects GET /projects/{uid} (accessOf) lets the same caller view, and that the guarded
- * writes agree with accessOf() too.
+ * Who may write is decided by the domain alone (accessOf() on membershipCte's facts); no write
+ * statement restates it. test/access-agreement.test.ts checks on random trees that the list (this
+ * SQL) shows exactly the projects GET /projects/{uid} (accessOf) lets the same caller view.
  */
 
 // A guard against walking forever should a cycle ever reach the table.
@@ -86,20 +83,6 @@ export async function membershipAlongChain(
 ): Promise<ChainMembership | undefined> {
   const rows = await run<MembershipRow>(MEMBERSHIP.bind({ uid, principal }));
   return membershipOf(rows[0]);
-}
-
-/**
- * accessOf().write as SQL over the row `membership` (membershipCte) of the same statement, for the
- * writes that check and write in one statement (project-guarded-writes.ts): an admin writes
- * everything; anyone else where a writer on the chain. `admin` is the caller's isAdmin.
- */
-export function writeGuard(admin: boolean): Prisma.Sql {
-  return Prisma.sql`(${admin}::boolean OR (SELECT m.writer_of_chain FROM membership m))`;
-}
-
-/** accessOf().writeParent (who may delete) as SQL over `membership`, as writeGuard is for write. */
-export function writeParentGuard(admin: boolean): Prisma.Sql {
-  return Prisma.sql`(${admin}::boolean OR (SELECT m.writer_of_ancestors FROM membership m))`;
 }
 
 /**

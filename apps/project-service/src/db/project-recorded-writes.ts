@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { NewProject, Project, ProjectBaseUpdate, ProjectSettingsUpdate } from '../domain/records';
-import type { GuardedWrite } from '../domain/project-store';
 import type { AllowedRevisions } from '../domain/revisions';
 import { Prisma } from '../generated/prisma/client';
 import type { RunStatement } from './database';
 import { outboxInsert, type PlannedEvent } from './outbox';
 import { prepared } from './prepared-statements';
-import {
-  membershipCte,
-  membershipOf,
-  writeGuard,
-  writeParentGuard,
-  type MembershipRow,
-} from './project-access';
-import { guardedOf } from './project-guarded-writes';
 import { projectImage } from './project-image';
 import { MEMBERS, PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import {
@@ -43,24 +34,12 @@ function recorded(event: PlannedEvent, previous?: Prisma.Sql): Prisma.Sql {
   return outboxInsert(event, Prisma.sql`result`, Prisma.sql`r."uid"`, projectImage(previous));
 }
 
-/** The caller a guarded recorded write checks in its own statement (membershipCte, writeGuard). */
-export interface WriteGuard {
-  principal: string;
-  admin: boolean;
-}
-
-/** A guarded statement's one row: the memberships (membershipCte) and the result, null when nothing was written. */
-type GuardedRow = MembershipRow & ({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow);
-
-/** The last SELECT of a recorded write: the result, with the memberships when guarded. */
-function resultSelect(guard: WriteGuard | undefined): Prisma.Sql {
-  return guard
-    ? Prisma.sql`SELECT a.*, r.* FROM membership a LEFT JOIN result r ON TRUE`
-    : Prisma.sql`SELECT * FROM result`;
-}
-
-/** A new project and its members, with `event` (project.created); guarded, only under a parent `guard` may write. */
-function insertRecordingStatement(project: NewProject, event: PlannedEvent, guard?: WriteGuard): Prisma.Sql {
+/** A new project and its members, returned, with `event` (project.created). */
+export async function insertProjectRecording(
+  run: RunStatement,
+  project: NewProject,
+  event: PlannedEvent,
+): Promise<Project> {
   const statement = insertStatement(
     insertValues(randomUUID(), project),
     Prisma.sql`*`,
@@ -70,36 +49,12 @@ function insertRecordingStatement(project: NewProject, event: PlannedEvent, guar
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p
     ), ${recorded(event)}
-    ${resultSelect(guard)}`,
-    guard && {
-      withItems: membershipCte(project.parentUid, guard.principal),
-      guard: writeGuard(guard.admin),
-    },
+    SELECT * FROM result`,
   );
-  return prepared(guard ? 'project_insert_recording_guarded' : 'project_insert_recording', statement);
-}
-
-/** A new project and its members, returned, with `event` (project.created). */
-export async function insertProjectRecording(
-  run: RunStatement,
-  project: NewProject,
-  event: PlannedEvent,
-): Promise<Project> {
-  const rows = await run<ProjectWithMembersRow>(insertRecordingStatement(project, event));
+  const rows = await run<ProjectWithMembersRow>(prepared('project_insert_recording', statement));
   const row = rows[0];
   if (!row) throw new Error('a project inserted by this statement is missing');
   return projectOf(row);
-}
-
-/** insertProjectRecording under a parent the caller may write, checked in the statement. */
-export async function insertProjectRecordingGuarded(
-  run: RunStatement,
-  project: NewProject,
-  event: PlannedEvent,
-  guard: WriteGuard,
-): Promise<GuardedWrite<Project>> {
-  const rows = await run<GuardedRow>(insertRecordingStatement(project, event, guard));
-  return guardedOf(rows[0], projectOf);
 }
 
 /**
@@ -116,47 +71,25 @@ export async function baseUpdateRecording(
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<Project | undefined> {
-  const rows = await run<ProjectWithMembersRow>(baseUpdateRecordingStatement(uid, update, allowed, event));
-  const row = rows[0];
-  return row && projectOf(row);
-}
-
-/** baseUpdateRecording by a caller who may write the project, checked in the statement. */
-export async function baseUpdateRecordingGuarded(
-  run: RunStatement,
-  uid: string,
-  update: ProjectBaseUpdate,
-  allowed: AllowedRevisions,
-  event: PlannedEvent,
-  guard: WriteGuard,
-): Promise<GuardedWrite<Project>> {
-  const rows = await run<GuardedRow>(baseUpdateRecordingStatement(uid, update, allowed, event, guard));
-  return guardedOf(rows[0], projectOf);
-}
-
-function baseUpdateRecordingStatement(
-  uid: string,
-  update: ProjectBaseUpdate,
-  allowed: AllowedRevisions,
-  event: PlannedEvent,
-  guard?: WriteGuard,
-): Prisma.Sql {
-  return prepared(
-    guard ? 'project_base_update_recording_guarded' : 'project_base_update_recording',
-    Prisma.sql`
-    ${guard ? Prisma.sql`${membershipCte(uid, guard.principal)},` : Prisma.sql`WITH`} p AS (
+  const rows = await run<ProjectWithMembersRow>(
+    prepared(
+      'project_base_update_recording',
+      Prisma.sql`
+    WITH p AS (
       UPDATE projects
       SET ${baseAssignments(update)},
         base_revision = base_revision + 1, updated_at = ${new Date()}::timestamptz
       WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)}
         AND parent_uid IS NOT DISTINCT FROM ${update.parentUid ?? null}::uuid
-        AND ${guard ? writeGuard(guard.admin) : Prisma.sql`TRUE`}
       RETURNING *
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM p
     ), ${recorded(event)}
-    ${resultSelect(guard)}`,
+    SELECT * FROM result`,
+    ),
   );
+  const row = rows[0];
+  return row && projectOf(row);
 }
 
 /** What one attempt of the settings write found. */
@@ -226,42 +159,17 @@ export async function deleteRecording(
   allowed: AllowedRevisions,
   event: PlannedEvent,
 ): Promise<boolean> {
-  const rows = await run<{ deleted: number }>(deleteRecordingStatement(uid, allowed, event));
-  return (rows[0]?.deleted ?? 0) > 0;
-}
-
-/** deleteRecording of a project that is not the root, by a writer of its parent, checked in the statement. */
-export async function deleteRecordingGuarded(
-  run: RunStatement,
-  uid: string,
-  allowed: AllowedRevisions,
-  event: PlannedEvent,
-  guard: WriteGuard,
-): Promise<GuardedWrite<true>> {
-  const rows = await run<MembershipRow & { deleted: number }>(
-    deleteRecordingStatement(uid, allowed, event, guard),
-  );
-  const row = rows[0];
-  return { membership: membershipOf(row), written: row && row.deleted > 0 ? true : undefined };
-}
-
-function deleteRecordingStatement(
-  uid: string,
-  allowed: AllowedRevisions,
-  event: PlannedEvent,
-  guard?: WriteGuard,
-): Prisma.Sql {
-  const deleted = Prisma.sql`SELECT count(*)::int FROM result`;
-  return prepared(
-    guard ? 'project_delete_recording_guarded' : 'project_delete_recording',
-    Prisma.sql`
-    ${guard ? Prisma.sql`${membershipCte(uid, guard.principal)},` : Prisma.sql`WITH`} p AS (
-      DELETE FROM projects WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)}
-        AND ${guard ? Prisma.sql`parent_uid IS NOT NULL AND ${writeParentGuard(guard.admin)}` : Prisma.sql`TRUE`}
-      RETURNING *
+  const rows = await run<{ deleted: number }>(
+    prepared(
+      'project_delete_recording',
+      Prisma.sql`
+    WITH p AS (
+      DELETE FROM projects WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)} RETURNING *
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, '[]'::json AS "members" FROM p
     ), ${recorded(event)}
-    ${guard ? Prisma.sql`SELECT a.*, (${deleted}) AS deleted FROM membership a` : Prisma.sql`SELECT (${deleted}) AS deleted`}`,
+    SELECT count(*)::int AS deleted FROM result`,
+    ),
   );
+  return (rows[0]?.deleted ?? 0) > 0;
 }

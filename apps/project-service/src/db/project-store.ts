@@ -3,7 +3,6 @@ import type { ChainMembership } from '../domain/access';
 import type { Caller } from '../domain/caller';
 import type {
   DeleteOutcome,
-  GuardedWrite,
   ListReader,
   ProjectReadout,
   ProjectStore,
@@ -23,25 +22,13 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { statementsOf, type Database, type RunStatement } from './database';
 import { MAX_DEPTH, membershipAlongChain } from './project-access';
 import { projectsByUidIn, visibleKeysIn } from './project-list';
-import type { PlannedEvent } from './outbox';
 import type { ProjectChangeLog } from './project-change-log';
-import {
-  deleteGuarded,
-  insertGuarded,
-  unlessConstraint,
-  updateBaseGuarded,
-  updateSettingsGuarded,
-} from './project-guarded-writes';
 import { findProject, findProjectForUpdate, readProject, readProjectCore } from './project-read';
 import {
   baseUpdateRecording,
-  baseUpdateRecordingGuarded,
   deleteRecording,
-  deleteRecordingGuarded,
   insertProjectRecording,
-  insertProjectRecordingGuarded,
   settingsWriteRecording,
-  type WriteGuard,
 } from './project-recorded-writes';
 import { insertProject, writeSettings, writeSettingsReturning } from './project-write';
 import { baseColumns } from './row-mappers';
@@ -62,7 +49,8 @@ function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefi
 /**
  * The Prisma implementation of the domain's ProjectStore. With a change log (events on), each
  * common write is one statement that also returns the project after and records its event
- * (project-recorded-writes.ts); without, the writes keep their fewest statements.
+ * (project-recorded-writes.ts); without, a write is its conditional statement, then the project
+ * read back (the answer, or what tells a stale revision from a missing project).
  */
 export class PrismaProjectStore implements ProjectStore {
   private readonly prisma: PrismaClient;
@@ -81,82 +69,12 @@ export class PrismaProjectStore implements ProjectStore {
     return membershipAlongChain(this.run, uid, principal);
   }
 
-  find(uid: string): Promise<Project | undefined> {
-    return findProject(this.prisma, uid);
-  }
-
   readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined> {
     return readProjectCore(this.run, uid, principal);
   }
 
   read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined> {
     return readProject(this.run, uid, principal);
-  }
-
-  // The guarded writes: events off, project-guarded-writes.ts's statements; events on, the same
-  // guard in the statement that records the event (project-recorded-writes.ts), but for the
-  // settings, whose recorded write takes the full path.
-
-  createGuarded(caller: Caller, project: NewProject): Promise<GuardedWrite<Project> | undefined> {
-    const changes = this.changes;
-    if (!changes) return insertGuarded(this.run, caller, project);
-    const event = changes.plan('project.created');
-    return unlessConstraint(async () =>
-      this.recordedIfWritten(
-        event,
-        await insertProjectRecordingGuarded(this.run, project, event, writeGuardOf(caller)),
-      ),
-    );
-  }
-
-  updateBaseGuarded(
-    caller: Caller,
-    uid: string,
-    update: ProjectBaseUpdate,
-    allowed: AllowedRevisions,
-  ): Promise<GuardedWrite<ProjectCore> | undefined> {
-    const changes = this.changes;
-    if (!changes) return updateBaseGuarded(this.run, caller, uid, update, allowed);
-    const event = changes.plan('project.updated');
-    return unlessConstraint(async () =>
-      this.recordedIfWritten(
-        event,
-        await baseUpdateRecordingGuarded(this.run, uid, update, allowed, event, writeGuardOf(caller)),
-      ),
-    );
-  }
-
-  updateSettingsGuarded(
-    caller: Caller,
-    uid: string,
-    update: ProjectSettingsUpdate,
-    revision: number,
-  ): Promise<GuardedWrite<Project> | undefined> {
-    return this.changes
-      ? Promise.resolve(undefined)
-      : updateSettingsGuarded(this.run, caller, uid, update, revision);
-  }
-
-  deleteGuarded(
-    caller: Caller,
-    uid: string,
-    allowed: AllowedRevisions,
-  ): Promise<GuardedWrite<true> | undefined> {
-    const changes = this.changes;
-    if (!changes) return deleteGuarded(this.run, caller, uid, allowed);
-    const event = changes.plan('project.deleted');
-    return unlessConstraint(async () =>
-      this.recordedIfWritten(
-        event,
-        await deleteRecordingGuarded(this.run, uid, allowed, event, writeGuardOf(caller)),
-      ),
-    );
-  }
-
-  /** A guarded recorded write's outcome; its event, when it wrote, is the request's (X-Sync waits for it). */
-  private recordedIfWritten<T>(event: PlannedEvent, attempt: GuardedWrite<T>): GuardedWrite<T> {
-    if (attempt.written !== undefined) this.changes?.recorded(event);
-    return attempt;
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
@@ -178,7 +96,7 @@ export class PrismaProjectStore implements ProjectStore {
     } catch (error) {
       return constraintOutcome(error);
     }
-    const created = await this.find(uid);
+    const created = await findProject(this.prisma, uid);
     // Deleted between the two statements (by a caller who could see it already): as if never made.
     return created ? { kind: 'written', value: created } : { kind: 'missing' };
   }
@@ -263,7 +181,7 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<Project>> {
-    const project = await this.find(uid);
+    const project = await findProject(this.prisma, uid);
     if (!project) return { kind: 'missing' };
     return count === 0 ? { kind: 'stale' } : { kind: 'written', value: project };
   }
@@ -388,8 +306,4 @@ function constraintOutcome(error: unknown): WriteOutcome<never> {
   if (isUniqueConstraintViolation(error)) return { kind: 'slug-taken' };
   if (isForeignKeyConstraintViolation(error)) return { kind: 'parent-missing' };
   throw error;
-}
-
-function writeGuardOf(caller: Caller): WriteGuard {
-  return { principal: caller.principal, admin: caller.isAdmin };
 }

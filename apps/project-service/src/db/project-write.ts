@@ -222,9 +222,8 @@ export function membersTable(columns: MemberColumns): Prisma.Sql {
 }
 
 /**
- * A new project and its members in one statement (before: BEGIN, two INSERTs, COMMIT and
- * Prisma's two reads back). A taken slug or a missing parent fails the statement as a whole:
- * the constraint errors are the same as Prisma's create raised. Returns the new project's uid.
+ * A new project and its members in one statement. A taken slug or a missing parent fails the
+ * statement as a whole, with the constraint error Prisma raises. Returns the new project's uid.
  */
 export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
   const uid = randomUUID();
@@ -241,27 +240,24 @@ export function insertValues(uid: string, project: NewProject): InsertValues {
 }
 
 /**
- * The create's statement: the project's INSERT (RETURNING `returning`), when `guarded`'s guard
- * holds, and its members' (as `tail` places it). A SELECT rather than VALUES, so the guard can stand in its WHERE:
- * every value is cast to its column's type.
+ * The create's statement: the project's INSERT (RETURNING `returning`) and its members' (as `tail`
+ * places it). Every value is cast to its column's type.
  */
 export function insertStatement(
   values: InsertValues,
   returning: Prisma.Sql,
   tail: (insertMembers: Prisma.Sql) => Prisma.Sql,
-  guarded?: { withItems: Prisma.Sql; guard: Prisma.Sql },
 ): Prisma.Sql {
   const v = values;
-  // The guard's WITH items (membershipCte) come first; `inserted` follows them.
   return Prisma.sql`
-    ${guarded ? Prisma.sql`${guarded.withItems},` : Prisma.sql`WITH`} inserted AS (
+    WITH inserted AS (
       INSERT INTO projects (
         uid, parent_uid, slug, name, description, public, is_foundation, autojoin_enabled, category,
         stage, legal_entity_type, legal_entity_name, legal_parent_uid, funding_model, charter_url,
         entity_formation_document_url, logo_url, repository_url, website_url, formation_date,
         entity_dissolution_date, announcement_date, mission_statement, created_at, updated_at,
         settings_updated_at
-      ) SELECT
+      ) VALUES (
         ${v.uid}::uuid, ${v.parentUid}::uuid, ${v.slug}::text, ${v.name}::text, ${v.description}::text,
         ${v.public}::boolean, ${v.isFoundation}::boolean, ${v.autojoinEnabled}::boolean, ${v.category}::text,
         ${v.stage}::text, ${v.legalEntityType}::text, ${v.legalEntityName}::text, ${v.legalParentUid}::text,
@@ -269,7 +265,7 @@ export function insertStatement(
         ${v.logoUrl}::text, ${v.repositoryUrl}::text, ${v.websiteUrl}::text, ${v.formationDate}::text,
         ${v.entityDissolutionDate}::text, ${v.announcementDate}::text, ${v.missionStatement}::text,
         ${v.now}::timestamptz, ${v.now}::timestamptz, ${v.now}::timestamptz
-      WHERE ${guarded?.guard ?? Prisma.sql`TRUE`}
+      )
       RETURNING ${returning}
     ), wanted AS (
       ${membersTable(v)}

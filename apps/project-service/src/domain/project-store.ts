@@ -26,17 +26,6 @@ export interface ProjectReadout<Record> {
   project: Record;
 }
 
-/**
- * A write checked and made in one statement: the caller's memberships along the chain the write
- * checked (the project's; a create's, the parent's), undefined when that project does not exist,
- * and what was written, undefined when nothing was (no right, a stale revision, a move, a taken
- * slug: the domain then takes the full path, which answers each).
- */
-export interface GuardedWrite<T> {
-  membership: ChainMembership | undefined;
-  written: T | undefined;
-}
-
 export type DeleteOutcome =
   { kind: 'deleted' } | { kind: 'missing' } | { kind: 'stale' } | { kind: 'has-children' };
 
@@ -60,7 +49,6 @@ export interface ListReader {
 export interface ProjectStore extends ListReader {
   /** The caller's memberships along the project's ancestor chain, in one query; undefined when the project does not exist. */
   membership(uid: string, principal: string): Promise<ChainMembership | undefined>;
-  find(uid: string): Promise<Project | undefined>;
   /**
    * The project without its member lists and the caller's memberships along its chain, in one
    * statement (a GET's one round trip); undefined when the project does not exist.
@@ -68,32 +56,13 @@ export interface ProjectStore extends ListReader {
   readCore(uid: string, principal: string): Promise<ProjectReadout<ProjectCore> | undefined>;
   /** The same with the member lists. */
   read(uid: string, principal: string): Promise<ProjectReadout<Project> | undefined>;
+
+  // The writes, one method per operation, made once the domain has decided the caller may make
+  // them (the store decides no rights). Each writes only when the stored revision is one of
+  // `allowed` (If-Match; undefined: any), and says what it found instead as its outcome.
+
+  /** A new project and its members; a taken slug or a missing parent is the outcome, not an error. */
   create(project: NewProject): Promise<WriteOutcome<Project>>;
-  /**
-   * The common writes in one statement each, guarded by the SQL form of the right accessOf() gives
-   * (src/db/project-access.ts): a create under a parent the caller may write, a base write that
-   * keeps the parent, a settings write with one If-Match revision, a delete of a non-root project by
-   * a writer of its parent. Undefined when the store does not make the write so (change events on)
-   * or the statement failed on a constraint: the domain takes the full path.
-   */
-  createGuarded(caller: Caller, project: NewProject): Promise<GuardedWrite<Project> | undefined>;
-  updateBaseGuarded(
-    caller: Caller,
-    uid: string,
-    update: ProjectBaseUpdate,
-    allowed: AllowedRevisions,
-  ): Promise<GuardedWrite<ProjectCore> | undefined>;
-  updateSettingsGuarded(
-    caller: Caller,
-    uid: string,
-    update: ProjectSettingsUpdate,
-    revision: number,
-  ): Promise<GuardedWrite<Project> | undefined>;
-  deleteGuarded(
-    caller: Caller,
-    uid: string,
-    allowed: AllowedRevisions,
-  ): Promise<GuardedWrite<true> | undefined>;
   /**
    * Writes the base information and the parent as given (the domain has checked the hierarchy
    * rules); a move under the project itself or a descendant is refused in the same transaction
@@ -104,11 +73,13 @@ export interface ProjectStore extends ListReader {
     update: ProjectBaseUpdate,
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>>;
+  /** Writes the settings and replaces the member lists. */
   updateSettings(
     uid: string,
     update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>>;
+  /** Deletes the project (the domain has refused the root); a project with children is not deleted. */
   delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome>;
   /** Runs `work` with a reader whose every page comes from one database snapshot. */
   inSnapshot<T>(work: (reader: ListReader) => Promise<T>): Promise<T>;

@@ -2,7 +2,7 @@ import { badRequest, conflict, forbidden, preconditionFailed } from '@repo/http-
 import { accessOf, projectNotFound, requireRight, type ProjectAccess } from './access';
 import type { Caller } from './caller';
 import type { AllowedRevisions } from './revisions';
-import type { GuardedWrite, ListReader, ProjectStore, WriteOutcome } from './project-store';
+import type { ListReader, ProjectStore, WriteOutcome } from './project-store';
 import type {
   ListCursor,
   ListFilter,
@@ -22,23 +22,13 @@ export function projectService(store: ProjectStore) {
     return membership && accessOf(caller, membership);
   }
 
-  async function found(uid: string): Promise<Project> {
-    const project = await store.find(uid);
-    if (!project) throw projectNotFound();
-    return project;
-  }
-
-  async function requireWritableParent(caller: Caller, parentUid: string, action: string): Promise<void> {
-    requireParentRight(await accessTo(caller, parentUid), action);
-  }
-
   /**
    * The hierarchy rules of a re-parenting: the root stays the root (the only project without a
    * parent, and it keeps none), no cycles, the new parent exists and is writable.
    */
   async function checkNewParent(
     caller: Caller,
-    current: Project,
+    current: Pick<ProjectCore, 'parentUid'>,
     parentUid: string | undefined,
   ): Promise<void> {
     if (current.parentUid === undefined) {
@@ -48,25 +38,8 @@ export function projectService(store: ProjectStore) {
     // "" or absent: unset, which only the root may be.
     if (parentUid === undefined) throw badRequest('parent_uid: is required');
     if (parentUid === current.parentUid) return;
-    await requireWritableParent(caller, parentUid, 'move a project under this parent');
+    requireParentRight(await accessTo(caller, parentUid), 'move a project under this parent');
     // The cycle check itself happens in the store, atomically with the write.
-  }
-
-  /**
-   * The caller's rights from a guarded write's memberships (GuardedWrite). A write the store's
-   * guard let through must be one accessOf() allows: otherwise the SQL form of the rule
-   * (project-access.ts) and this one disagree, a defect, never an answer.
-   */
-  function guardedAccess(
-    caller: Caller,
-    attempt: GuardedWrite<unknown>,
-    right: keyof ProjectAccess,
-  ): ProjectAccess | undefined {
-    const access = attempt.membership && accessOf(caller, attempt.membership);
-    if (attempt.written !== undefined && !access?.[right]) {
-      throw new Error(`a write passed the store's guard that accessOf() refuses (${right})`);
-    }
-    return access;
   }
 
   return {
@@ -85,19 +58,12 @@ export function projectService(store: ProjectStore) {
       return readout.project;
     },
 
-    // Each write first tries the store's guarded form (one statement: the check and the write);
-    // when that wrote nothing, the memberships it read decide a refusal, and the full path (the
-    // hierarchy rules, the If-Match outcome, the constraint errors) everything else.
+    // Each write is one path: the domain reads the caller's rights (with the project, where the
+    // write needs it: one statement, as for a GET), decides with accessOf(), then the store writes,
+    // conditioned on the If-Match revision, and says what it found (stale, missing, a constraint).
 
     async create(caller: Caller, project: NewProject): Promise<Project> {
-      const attempt = await store.createGuarded(caller, project);
-      if (attempt) {
-        const parentAccess = guardedAccess(caller, attempt, 'write');
-        if (attempt.written) return attempt.written;
-        requireParentRight(parentAccess, 'create a project under this parent');
-      } else {
-        await requireWritableParent(caller, project.parentUid, 'create a project under this parent');
-      }
+      requireParentRight(await accessTo(caller, project.parentUid), 'create a project under this parent');
       return written(await store.create(project));
     },
 
@@ -107,22 +73,18 @@ export function projectService(store: ProjectStore) {
       update: ProjectBaseUpdate,
       allowed: AllowedRevisions,
     ): Promise<ProjectCore> {
-      const attempt = await store.updateBaseGuarded(caller, uid, update, allowed);
-      const access = attempt ? guardedAccess(caller, attempt, 'write') : await accessTo(caller, uid);
-      if (attempt?.written) return attempt.written;
-      requireRight(access, 'write', 'update this project');
-      const current = await found(uid);
-      await checkNewParent(caller, current, update.parentUid);
+      const readout = await store.readCore(uid, caller.principal);
+      if (!readout) throw projectNotFound();
+      requireRight(accessOf(caller, readout.membership), 'write', 'update this project');
+      await checkNewParent(caller, readout.project, update.parentUid);
       return written(await store.updateBase(uid, update, allowed));
     },
 
     async delete(caller: Caller, uid: string, allowed: AllowedRevisions): Promise<void> {
-      const attempt = await store.deleteGuarded(caller, uid, allowed);
-      const access = attempt ? guardedAccess(caller, attempt, 'writeParent') : await accessTo(caller, uid);
-      if (attempt?.written) return;
-      requireRight(access, 'writeParent', 'delete this project');
-      const current = await found(uid);
-      if (current.parentUid === undefined) throw badRequest('the root project cannot be deleted');
+      const readout = await store.readCore(uid, caller.principal);
+      if (!readout) throw projectNotFound();
+      requireRight(accessOf(caller, readout.membership), 'writeParent', 'delete this project');
+      if (readout.project.parentUid === undefined) throw badRequest('the root project cannot be deleted');
       const outcome = await store.delete(uid, allowed);
       switch (outcome.kind) {
         case 'deleted':
@@ -142,13 +104,7 @@ export function projectService(store: ProjectStore) {
       update: ProjectSettingsUpdate,
       allowed: AllowedRevisions,
     ): Promise<Project> {
-      const attempt =
-        allowed?.length === 1
-          ? await store.updateSettingsGuarded(caller, uid, update, allowed[0]!)
-          : undefined;
-      const access = attempt ? guardedAccess(caller, attempt, 'write') : await accessTo(caller, uid);
-      if (attempt?.written) return attempt.written;
-      requireRight(access, 'write', "update this project's settings");
+      requireRight(await accessTo(caller, uid), 'write', "update this project's settings");
       return written(await store.updateSettings(uid, update, allowed));
     },
 

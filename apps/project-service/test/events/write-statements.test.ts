@@ -4,11 +4,10 @@ import { bearer, useProjectService } from '../app';
 import { createProject, rootUid, uniqueSlug } from '../project-fixtures';
 import { waitForEventsOf } from './event-assertions';
 
-// With events on, each common write is still one round trip to the database: the change, the
-// project after (the answer) and its event in the outbox are one statement, its own transaction
-// (no BEGIN … COMMIT around it). A create, a base write and a delete check the caller's right in
-// that statement too, as with events off (src/db/project-recorded-writes.ts's guarded forms); a
-// settings write checks it before, in a statement of its own.
+// With events on, each common write is one round trip to the database after the domain's read of
+// the caller's rights (with the project, for a base write and a delete: the statement of a GET):
+// the change, the project after (the answer) and its event in the outbox are one statement, its
+// own transaction (no BEGIN … COMMIT around it; src/db/project-recorded-writes.ts).
 
 const natsUrl = natsUrlForTests() as string;
 const names = uniqueEventNames('write statements');
@@ -50,20 +49,16 @@ afterAll(async () => {
 });
 
 const ACCESS_CHECK = expect.stringMatching(/^\/\* prepared: project_membership \*\/\s*WITH RECURSIVE/);
+const READ = expect.stringMatching(/^\/\* prepared: project_read \*\/\s*WITH RECURSIVE/);
 /** A write that records its event, prepared once per connection on PostgreSQL (src/db/prepared-statements.ts). */
-const RECORDING = expect.stringMatching(
-  /^\/\* prepared: project_\w+_recording \*\/[^]*outbox_sequence AS \(\s*INSERT INTO event_sequences/,
-);
-
-/** A write that checks the caller's right along the chain and records its event, in one named statement. */
-const GUARDED_RECORDING = (name: string, write: string) =>
+const RECORDING = (name: string, write: string) =>
   expect.stringMatching(
     new RegExp(
-      `^/\\* prepared: ${name} \\*/\\s*WITH RECURSIVE chain AS[^]*membership AS[^]*${write}[^]*outbox_sequence AS \\(\\s*INSERT INTO event_sequences`,
+      `^/\\* prepared: ${name} \\*/\\s*WITH[^]*${write}[^]*outbox_sequence AS \\(\\s*INSERT INTO event_sequences`,
     ),
   );
 
-it('POST, PUT base and DELETE: one statement with the right, the change and the event; PUT settings: the check, then one', async () => {
+it('POST, PUT base, PUT settings and DELETE: the rights, then one statement with the change and the event', async () => {
   const created = await counted((requestId) =>
     service.request
       .post('/projects')
@@ -78,7 +73,7 @@ it('POST, PUT base and DELETE: one statement with the right, the change and the 
       }),
   );
   expect(created.response.status).toBe(201);
-  expect(created.sql).toEqual([GUARDED_RECORDING('project_insert_recording_guarded', 'inserted AS')]);
+  expect(created.sql).toEqual([ACCESS_CHECK, RECORDING('project_insert_recording', 'inserted AS')]);
   const uid = (created.response.body as { uid: string }).uid;
 
   const base = await service.request.get(`/projects/${uid}`).set('Authorization', bearer(WRITER)).expect(200);
@@ -92,7 +87,8 @@ it('POST, PUT base and DELETE: one statement with the right, the change and the 
   );
   expect(updated.response.status).toBe(200);
   expect(updated.sql).toEqual([
-    GUARDED_RECORDING('project_base_update_recording_guarded', 'p AS \\(\\s*UPDATE projects'),
+    READ,
+    RECORDING('project_base_update_recording', 'p AS \\(\\s*UPDATE projects'),
   ]);
 
   for (const ifMatch of [true, false]) {
@@ -114,9 +110,8 @@ it('POST, PUT base and DELETE: one statement with the right, the change and the 
     expect(written.response.status).toBe(200);
     expect(written.sql).toEqual([
       ACCESS_CHECK,
-      expect.stringMatching(/^\/\* prepared: \w+ \*\/\s*WITH before AS/),
+      RECORDING('project_settings_write_recording', 'before AS[^]*updated AS \\(\\s*UPDATE projects'),
     ]);
-    expect(written.sql[1]).toEqual(RECORDING);
   }
 
   const current = await service.request
@@ -124,8 +119,7 @@ it('POST, PUT base and DELETE: one statement with the right, the change and the 
     .set('Authorization', bearer(WRITER))
     .expect(200);
   // Refused writes record no event (the published list below has none of theirs): a stranger's base
-  // write and delete, checked in the write's own statement, and the writer's base write with a
-  // stale If-Match.
+  // write and delete, refused before any write, and the writer's base write with a stale If-Match.
   await service.request
     .put(`/projects/${uid}`)
     .set('Authorization', bearer('ws-stranger'))
@@ -147,7 +141,8 @@ it('POST, PUT base and DELETE: one statement with the right, the change and the 
   );
   expect(deleted.response.status).toBe(204);
   expect(deleted.sql).toEqual([
-    GUARDED_RECORDING('project_delete_recording_guarded', 'p AS \\(\\s*DELETE FROM projects'),
+    READ,
+    RECORDING('project_delete_recording', 'p AS \\(\\s*DELETE FROM projects'),
   ]);
 
   // And each write's event is published, in order.
