@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { loadConfig } from '../src/config';
 import { connectPrisma, openDatabaseAt } from '../src/db/database';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { ConcurrencyGate } from '../src/http/concurrency-gate';
 import { createLogger } from '../src/logger';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const location = await openDatabaseAt(config.database);
   const database = connectPrisma(location.source, { onClose: location.close });
-  const app = buildApp({
+  const app = composeApp({
     database,
     logger: createLogger(config.logLevel),
     auth: config.auth,

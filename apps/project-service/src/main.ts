@@ -4,7 +4,7 @@ import http from 'node:http';
 import { DEVELOPMENT_ADMIN } from './auth/auth-config';
 import { mintToken } from './auth/development-token';
 import { loadConfig } from './config';
-import { buildApp } from './http/app';
+import { composeApp } from './compose';
 import { ConcurrencyGate } from './http/concurrency-gate';
 import { EVENT_STREAM_NAME } from './events/catalog';
 import { DATA_RENDERERS } from './events/data-renderers';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       renderers: DATA_RENDERERS,
     });
 
-  const app = buildApp({
+  const app = composeApp({
     database,
     logger,
     auth: config.auth,

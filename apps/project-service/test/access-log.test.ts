@@ -5,7 +5,7 @@ import pino from 'pino';
 import { connectPrisma } from '../src/db/database';
 import { redactedUrl } from '../src/log-secrets';
 import { createLogger } from '../src/logger';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { ADMIN_PRINCIPAL, bearer, testAuthConfig } from './app';
 
 // Every line the app logs during this file, as pino writes it.
@@ -19,7 +19,7 @@ const capture = new Writable({
 
 const service = useTestApp(async (source) => {
   const database = connectPrisma(source);
-  const app = buildApp({ database, logger: pino({ level: 'info' }, capture), auth: testAuthConfig });
+  const app = composeApp({ database, logger: pino({ level: 'info' }, capture), auth: testAuthConfig });
   return { app, close: () => database.close() };
 });
 
@@ -86,7 +86,7 @@ const serviceLog = new Writable({
 });
 const logged = useTestApp(async (source) => {
   const database = connectPrisma(source);
-  const app = buildApp({ database, logger: createLogger('info', serviceLog), auth: testAuthConfig });
+  const app = composeApp({ database, logger: createLogger('info', serviceLog), auth: testAuthConfig });
   return { app, close: () => database.close() };
 });
 
@@ -121,7 +121,7 @@ function terminal(level: string) {
   const app = useTestApp(async (source) => {
     const database = connectPrisma(source);
     const logger = createLogger(level, 'pretty', out);
-    return { app: buildApp({ database, logger, auth: testAuthConfig }), close: () => database.close() };
+    return { app: composeApp({ database, logger, auth: testAuthConfig }), close: () => database.close() };
   });
   return { app, printed };
 }

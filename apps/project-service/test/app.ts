@@ -2,7 +2,7 @@ import { signTestToken, useTestApp, type TestDatabaseSource } from '@repo/testin
 import type { AuthConfig } from '../src/auth/auth-config';
 import { connectPrisma } from '../src/db/database';
 import type { DestinationStream } from 'pino';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { DATA_RENDERERS } from '../src/events/data-renderers';
 import { startServiceEvents } from '../src/events/service-events';
 import type { EventsSettings } from '../src/events/events-config';
@@ -23,7 +23,7 @@ export const testAuthConfig: AuthConfig = {
 /** The app on a database that is down (port 1 on loopback refuses connections), for what needs none. */
 export function appWithUnreachableDatabase() {
   const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
-  const app = buildApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
+  const app = composeApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
   return { app, close: () => database.close() };
 }
 
@@ -105,7 +105,7 @@ export async function createTestApp(
       renderers: DATA_RENDERERS,
       relayTuning: options.events.relayTuning,
     });
-  const app = buildApp({
+  const app = composeApp({
     database,
     logger,
     auth,

@@ -9,7 +9,7 @@ import { createProject, rootUid } from './project-fixtures';
 import { connectPrisma } from '../src/db/database';
 import { actionOf } from '../src/events/envelope';
 import { EVENT_TYPES } from '../src/events/event-types';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 
 // The AsyncAPI 3.0 document of the change events, beside /_projects/openapi3.json, and the
@@ -26,7 +26,7 @@ const service = useProjectService();
 const NATS_SECRET = 'nats-password-in-url';
 const configured = useTestApp(async (source) => {
   const database = connectPrisma(source);
-  const app = buildApp({
+  const app = composeApp({
     database,
     logger: createLogger('silent'),
     auth: testAuthConfig,

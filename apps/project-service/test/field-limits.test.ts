@@ -1,4 +1,4 @@
-import { FIELD_LIMITS } from '../src/http/schemas';
+import { FIELD_LIMITS } from '../src/wire/schemas';
 import { useProjectService } from './app';
 import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
 

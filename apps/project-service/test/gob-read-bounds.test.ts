@@ -1,5 +1,5 @@
 import type { GobWriter } from '../src/http/gob/primitives';
-import { FIELD_LIMITS } from '../src/http/schemas';
+import { FIELD_LIMITS } from '../src/wire/schemas';
 import { useProjectService } from './app';
 import { GOB_TYPES, GobStream } from './gob-stream';
 import { admin, rootUid, uniqueSlug } from './project-fixtures';

@@ -1,6 +1,6 @@
 import supertest from 'supertest';
 import { connectPrisma } from '../src/db/database';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { createLogger } from '../src/logger';
 import { testAuthConfig, useProjectService } from './app';
 import { admin, createProject, rootUid, uniqueSlug } from './project-fixtures';
@@ -149,7 +149,7 @@ describe('an unreachable database', () => {
     // Port 1 on loopback refuses connections: a database that is down.
     const database = connectPrisma({ kind: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/none' });
     try {
-      const app = buildApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
+      const app = composeApp({ database, logger: createLogger('silent'), auth: testAuthConfig });
       const client = supertest(app);
       const response = await client[method](path)
         .set('Authorization', admin())

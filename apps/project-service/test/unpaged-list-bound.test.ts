@@ -1,6 +1,6 @@
 import { useTestApp } from '@repo/testing';
 import { connectPrisma } from '../src/db/database';
-import { buildApp } from '../src/http/app';
+import { composeApp } from '../src/compose';
 import { ConcurrencyGate } from '../src/http/concurrency-gate';
 import { createLogger } from '../src/logger';
 import { testAuthConfig } from './app';
@@ -38,7 +38,7 @@ class WatchedGate extends ConcurrencyGate {
 const gate = new WatchedGate({ concurrency: 1, queueMs: 300 });
 const service = useTestApp(async (source) => {
   const database = connectPrisma(source);
-  const app = buildApp({
+  const app = composeApp({
     database,
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
     auth: testAuthConfig,

@@ -1,4 +1,4 @@
-import { CATEGORIES, FUNDING_MODELS, LEGAL_ENTITY_TYPES, STAGES } from '../src/http/schemas';
+import { CATEGORIES, FUNDING_MODELS, LEGAL_ENTITY_TYPES, STAGES } from '../src/wire/schemas';
 import { useProjectService } from './app';
 import { admin, rootUid, uniqueSlug } from './project-fixtures';
 

@@ -1,6 +1,6 @@
 /**
  * Projects in the domain's own terms. The wire representations (ProjectBase, ProjectSettings,
- * ProjectFull and the request bodies) are src/http's; src/http/project-representations.ts
+ * ProjectFull and the request bodies) are src/wire's; src/wire/project-representations.ts
  * converts between the two, and the store reads and writes these records.
  */
 

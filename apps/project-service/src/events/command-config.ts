@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { SnapshotReader } from '../db/outbox';
 import { projectsByUid, projectUidsAfter } from '../db/project-snapshot';
-import { projectSnapshotOf } from '../http/project-representations';
+import { projectSnapshotOf } from '../wire/project-representations';
 
 // What the event commands (src/events/*-command.ts, the same in both services) need of
 // project-service alone: the events' source, and how the snapshot reads its resources.

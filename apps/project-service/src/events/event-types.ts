@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectBase, ProjectFull, ProjectSettings } from '../http/schemas';
+import { ProjectBase, ProjectFull, ProjectSettings } from '../wire/schemas';
 
 /** One type of change event: its subject's aggregate, what it means, and its `data`. */
 export interface EventTypeDefinition {

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../db/outbox';
 import type { ProjectChange, ProjectChangeLog } from '../db/project-change-log';
 import { PROJECT_IMAGE_RENDERER, projectChangeOfImage } from '../db/project-image';
-import { eventRepresentations } from '../http/project-representations';
+import { eventRepresentations } from '../wire/project-representations';
 import type { EventRecorder } from './service-events';
 
 /** `data` of a change's event: the representation the JSON API answered the write with. */

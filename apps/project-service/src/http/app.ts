@@ -2,12 +2,9 @@ import { createErrorHandler, routeNotFound } from '@repo/http-errors';
 import express from 'express';
 import type { AuthConfig } from '../auth/auth-config';
 import { createTokenVerifier } from '../auth/token-verifier';
-import type { Database } from '../db/database';
+import type { ProjectService } from '../domain/projects';
 import { EVENT_STREAM_NAME } from '../events/catalog';
 import type { ServiceEvents } from '../events/service-events';
-import { projectChangeLog } from '../events/project-events';
-import { PrismaProjectStore } from '../db/project-store';
-import { projectService } from '../domain/projects';
 import type { Logger } from '../logger';
 import { UNTRACED_PATHS } from '../untraced-paths';
 import { authenticate } from './authentication';
@@ -30,8 +27,15 @@ import { projectRoutes } from './project-routes';
 import { observeRequests, type ObservedApp } from './request-observation';
 import { keepRequestContexts } from '../request-context';
 
-export interface AppDependencies {
-  database: Database;
+/** The use cases the app serves (src/compose.ts builds them). */
+export interface AppServices {
+  projects: ProjectService;
+}
+
+export interface AppOptions {
+  services: AppServices;
+  /** True when the database answers (the readiness probe). */
+  isReady(): Promise<boolean>;
   logger: Logger;
   auth: AuthConfig;
   /** Bounds the unpaged lists streaming at once (UNPAGED_LIST_* in config.ts); 4 when not given. */
@@ -60,7 +64,8 @@ const DEFAULT_EVENTS_DOCUMENT: EventsDocumentSettings = {
  * listening is main.ts's job, so tests run the very same listener.
  */
 export function buildApp({
-  database,
+  services,
+  isReady,
   logger,
   auth,
   metricsToken,
@@ -68,7 +73,7 @@ export function buildApp({
   events,
   xSyncTimeoutMs = 5000,
   eventsDocument: eventsSettings = DEFAULT_EVENTS_DOCUMENT,
-}: AppDependencies): ObservedApp {
+}: AppOptions): ObservedApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -81,8 +86,7 @@ export function buildApp({
     keepRequestContexts();
     app.use(wakeRelayAfterWrites(events.relay));
   }
-  const changes = events && projectChangeLog(events.recorder);
-  const routes = projectRoutes(projectService(new PrismaProjectStore(database, changes)), {
+  const routes = projectRoutes(services.projects, {
     unpagedLists,
     sync: { relay: events?.relay, timeoutMs: xSyncTimeoutMs },
   });
@@ -95,7 +99,7 @@ export function buildApp({
   // As LFX's design declares its probes: text/plain OK, and the usual error body for a 503 (not
   // through the error handler: a probe's 503 is an answer, not a failure to log at every probe).
   app.use(
-    healthRoutes(() => database.isReady(), {
+    healthRoutes(isReady, {
       ready: (_req, res) => res.type('text/plain').send('OK'),
       unready: (req, res, reason) => sendErrorRepresentation(req, res, 503, { code: '503', message: reason }),
     }),

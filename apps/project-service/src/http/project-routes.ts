@@ -16,7 +16,7 @@ import {
   projectFullOf,
   projectSettingsOf,
   projectSettingsUpdateOf,
-} from './project-representations';
+} from '../wire/project-representations';
 import { settleSync, syncStatusHeader, type SyncOptions } from './x-sync';
 import { RouteTable, type ResponseHeaders, type RouteAuth, type RouteContext } from './route-table';
 import {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { EventWatch } from '@repo/testing';
 import { admin, createProject, uniqueSlug } from '../project-fixtures';
 import { useWatchedEventsService } from './event-assertions';
-import { CATEGORIES, FUNDING_MODELS, ProjectBase, ProjectSettings, STAGES } from '../../src/http/schemas';
+import { CATEGORIES, FUNDING_MODELS, ProjectBase, ProjectSettings, STAGES } from '../../src/wire/schemas';
 
 // The property of the change events (docs/events.md): any sequence of writes through
 // HTTP, folded over the event stream (created → the project; updated → its base fields;

@@ -1,5 +1,5 @@
 import type { ReceivedEvent, TestApp } from '@repo/testing';
-import { ProjectBase, ProjectSettings } from '../../src/http/schemas';
+import { ProjectBase, ProjectSettings } from '../../src/wire/schemas';
 import { admin } from '../project-fixtures';
 
 // A consumer's index of projects, rebuilt from the stream alone, as an integrator would fold it:

@@ -1,6 +1,6 @@
 /**
  * The one converter between the domain's records (src/domain/records.ts) and the wire
- * representations (src/http/schemas.ts), both ways: as Gitea's services/convert does between
+ * representations (src/wire/schemas.ts), both ways: as Gitea's services/convert does between
  * its models and modules/structs.
  */
 import type {
