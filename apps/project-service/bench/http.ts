@@ -121,24 +121,22 @@ function scenarios(databaseUrl: string, deep: string[]): Scenario[] {
           targets: (await projectRows()).map((row) => ({
             path: `/projects/${row.uid}/settings`,
             etag: `"s${row.settings_revision}"`,
-            body: JSON.stringify({
-              mission_statement: `The mission of ${row.slug}, restated by the bench.`,
-              announcement_date: '2026-03-01',
-              writers: [
-                {
-                  username: 'bob',
-                  name: 'Bob Writer',
-                  email: 'bob@example.org',
-                  avatar: 'https://avatars.example.org/u/bob',
-                },
-                { username: 'carol', name: 'Carol Writer', email: 'carol@example.org', avatar: '' },
-              ],
-              auditors: [{ username: 'dave', name: 'Dave Auditor', email: 'dave@example.org', avatar: '' }],
-              meeting_coordinators: [],
-            }),
+            body: settingsBody(row.slug),
           })),
         },
       }),
+    },
+    {
+      // Every connection writes the same project without If-Match: the writes queue on its row.
+      name: 'PUT /projects/{uid}/settings (no If-Match, one project)',
+      load: async () => {
+        const [row] = await projectRows();
+        return {
+          method: 'PUT',
+          headers: json,
+          mode: { kind: 'cycle', paths: [`/projects/${row!.uid}/settings`], body: settingsBody(row!.slug) },
+        };
+      },
     },
     {
       name: 'DELETE /projects/{uid} (If-Match)',
@@ -260,5 +258,24 @@ export function runHttpBench(): Promise<BenchResults> {
         base,
       );
     },
+  });
+}
+
+/** A settings write's body for the project with this slug. */
+function settingsBody(slug: string): string {
+  return JSON.stringify({
+    mission_statement: `The mission of ${slug}, restated by the bench.`,
+    announcement_date: '2026-03-01',
+    writers: [
+      {
+        username: 'bob',
+        name: 'Bob Writer',
+        email: 'bob@example.org',
+        avatar: 'https://avatars.example.org/u/bob',
+      },
+      { username: 'carol', name: 'Carol Writer', email: 'carol@example.org', avatar: '' },
+    ],
+    auditors: [{ username: 'dave', name: 'Dave Auditor', email: 'dave@example.org', avatar: '' }],
+    meeting_coordinators: [],
   });
 }
