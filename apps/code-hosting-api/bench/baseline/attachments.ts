@@ -16,7 +16,7 @@ import { assertDisplayNameAllowed } from '../../src/domain/attachment-types';
 import { isSiteAdmin, type Caller } from '../../src/domain/caller';
 import type { AccessLevel, AttachmentRecord, RepositoryRecord } from '../../src/domain/records';
 import { requestedNumber } from '../../src/domain/requested-number';
-import type { createWire } from '../../src/http/wire';
+import type { createWire } from '../../src/wire/wire';
 import { accountOf, CALLER_CTE, hashOf, teamOf, type CallerRow, type Json } from './rows';
 
 /** What the rename needs of createBaseline's own helpers. */

@@ -2,7 +2,7 @@
  * The baseline: what code-hosting-api does per request with nothing in the way. The same token
  * check (SHA-256 of the token looked up with its account, its scopes checked), one SQL
  * statement per request (the caller, the access facts and the data together), and the same JSON
- * bytes, written with the service's own pure converters (src/http/wire.ts) and access rules
+ * bytes, written with the service's own pure converters (src/wire/wire.ts) and access rules
  * (src/domain/access.ts): the conversion is part of the work; Express, Prisma, zod and the extra
  * round trips are what is "in the way".
  *
@@ -17,7 +17,7 @@ import { membershipFrom, repositoryLevelFrom, seesAccount } from '../../src/doma
 import type { Caller } from '../../src/domain/caller';
 import { levelRank, type AccessLevel, type RepositoryRecord } from '../../src/domain/records';
 import { scopesAllow, type ScopeCategory } from '../../src/domain/token-scopes';
-import { createWire } from '../../src/http/wire';
+import { createWire } from '../../src/wire/wire';
 import { renameAttachment } from './attachments';
 import {
   accountOf,

@@ -1,10 +1,10 @@
 import type { ChangeLog, Transaction } from '../db/change-log';
 import type { AccountRecord, AttachmentPlace, AttachmentRecord } from '../domain/records';
-import type { Wire } from '../http/wire';
+import type { Wire } from '../wire/wire';
 import type { AttachmentEventData } from './event-types';
 import type { EventRecorder } from './service-events';
 
-/** How the events render their resources: the JSON API's own rendering (src/http/wire.ts). */
+/** How the events render their resources: the JSON API's own rendering (src/wire/wire.ts). */
 export type EventRendering = Pick<Wire, 'toSignedInOrganization' | 'toAttachment' | 'toRepositoryMeta'>;
 
 /**

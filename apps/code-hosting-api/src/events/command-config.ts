@@ -7,7 +7,7 @@ import {
   organizationIdsAfter,
   organizationsById,
 } from '../db/snapshot-reads';
-import { createWire } from '../http/wire';
+import { createWire } from '../wire/wire';
 import { attachmentEventData } from './code-hosting-events';
 
 // What the event commands (src/events/*-command.ts, the same in both services) need of
@@ -21,7 +21,7 @@ export function eventSourceOf(config: Config): string {
 /**
  * Every organization (`organization.snapshot`, on `orgs.<id>.snapshot`) and every attachment
  * (`attachment.snapshot`, on `attachments.<id>.snapshot`); `data` as the JSON API renders them
- * (src/http/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, an attachment
+ * (src/wire/wire.ts under ROOT_URL), an organization as a signed-in caller sees it, an attachment
  * with its repository and issue index, like the change events of its writes.
  */
 export function snapshotReaders(config: Pick<Config, 'rootUrl'>): SnapshotReader[] {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Attachment, Int64, Organization, RepositoryMeta } from '../http/schemas';
+import { Attachment, Int64, Organization, RepositoryMeta } from '../wire/schemas';
 
 /** One type of change event: its subject's aggregate, what it means, and its `data`. */
 export interface EventTypeDefinition {

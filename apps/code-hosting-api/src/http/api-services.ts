@@ -5,7 +5,7 @@ import type { OrganizationService } from '../domain/organizations';
 import type { RepositoryService } from '../domain/repositories';
 import type { TeamService } from '../domain/teams';
 import type { Storage } from '../storage/storage';
-import type { Wire } from './wire';
+import type { Wire } from '../wire/wire';
 import type { SyncOptions } from './x-sync';
 
 /** What the route modules in routes/ are given: the use cases and the few things beside them. */

@@ -1,13 +1,11 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { actionTypes } from '../domain/records';
-import { SYNC_HEADER_DESCRIPTION, SYNC_HEADER_VALUES } from './x-sync';
-
-// The operations' path and query parameters are declared in parameters.ts.
-export * from './parameters';
 
 // The wire format, declared once: requests are validated with these schemas, responses are
-// typed by them, and the OpenAPI document is generated from them (Gitea's modules/structs).
+// typed by them, the OpenAPI document is generated from them (Gitea's modules/structs), and the
+// change events carry the same shapes (src/events). The operations' path and query parameters
+// and headers are HTTP's alone: src/http/parameters.ts, src/http/schemas.ts.
 
 extendZodWithOpenApi(z);
 
@@ -374,11 +372,6 @@ export const Repository = z
   })
   .openapi('Repository');
 export type Repository = z.infer<typeof Repository>;
-
-/** The X-Sync request header of the writes that record change events (src/http/x-sync.ts). */
-export const SyncHeaders = z.object({
-  'X-Sync': z.enum(SYNC_HEADER_VALUES).optional().openapi({ description: SYNC_HEADER_DESCRIPTION }),
-});
 
 export const Attachment = z
   .object({
