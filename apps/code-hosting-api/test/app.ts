@@ -98,28 +98,44 @@ async function connected(events: ServiceEvents): Promise<void> {
   }
 }
 
-/** How the events of a test app run, besides their settings. */
-export interface TestEventsOptions {
+/** What a test app is built with besides its database; each has the default a test mostly wants. */
+export interface TestAppOptions {
+  /** testSettings when not given. */
+  settings?: ServiceSettings;
+  /** The database connection's options (a query observer, say). */
+  connect?: ConnectOptions;
+  /** A folder nothing is written to when not given (idleStorage). */
+  storage?: Storage;
+  /** testRootUrl when not given. */
+  rootUrl?: string;
+  /** Change events on, with these settings (as NATS_URL would turn them on). */
+  events?: EventsSettings;
   /** X_SYNC_TIMEOUT_MS (5000 when not given). */
   xSyncTimeoutMs?: number;
   /** Nobody listens at the NATS URL: start without waiting for a connection. */
   natsUnreachable?: boolean;
+  /** The time the app records a token's use at (Date.now when not given). */
+  clock?: () => number;
 }
 
 /**
- * The real app over this test file's own database (connect options: e.g. a query observer); with
- * `events`, change events on (as NATS_URL would turn them on), stopped before the database closes.
+ * The real app over this test file's own database; with `events`, change events on, stopped
+ * before the database closes.
  */
 export async function createTestApp(
   source: TestDatabaseSource,
-  settings: ServiceSettings = testSettings,
-  connectOptions: ConnectOptions = {},
-  storage: Storage = idleStorage,
-  rootUrl: string = testRootUrl,
-  events?: EventsSettings,
-  eventsOptions: TestEventsOptions = {},
+  {
+    settings = testSettings,
+    connect = {},
+    storage = idleStorage,
+    rootUrl = testRootUrl,
+    events,
+    xSyncTimeoutMs,
+    natsUnreachable,
+    clock,
+  }: TestAppOptions = {},
 ) {
-  const database = connectPrisma(source, connectOptions);
+  const database = connectPrisma(source, connect);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
   const serviceEvents =
     events &&
@@ -135,7 +151,7 @@ export async function createTestApp(
     await database.close();
   };
   try {
-    if (serviceEvents && !eventsOptions.natsUnreachable) await connected(serviceEvents);
+    if (serviceEvents && !natsUnreachable) await connected(serviceEvents);
     await accountService(createStore(database), settings).bootstrapAdmin(siteAdmin, false);
     const { app, settled } = composeApp({
       database,
@@ -144,7 +160,8 @@ export async function createTestApp(
       settings,
       storage,
       events: serviceEvents,
-      xSyncTimeoutMs: eventsOptions.xSyncTimeoutMs,
+      xSyncTimeoutMs,
+      clock,
     });
     return {
       app,
@@ -196,14 +213,12 @@ export function useCodeHostingApi(
       await opened.close();
     };
     try {
-      const instance = await createTestApp(
-        source,
-        { ...testSettings, ...settings },
-        {},
-        client,
-        options.rootUrlIsServer ? `${baseUrl}/` : testRootUrl,
-        options.events,
-      );
+      const instance = await createTestApp(source, {
+        settings: { ...testSettings, ...settings },
+        storage: client,
+        rootUrl: options.rootUrlIsServer ? `${baseUrl}/` : testRootUrl,
+        events: options.events,
+      });
       return {
         app: instance.app,
         close: async () => {

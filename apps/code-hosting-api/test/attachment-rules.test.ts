@@ -1,5 +1,5 @@
 import { querySource, useTestApp } from '@repo/testing';
-import { createTestApp, testSettings, useCodeHostingApi } from './app';
+import { createTestApp, useCodeHostingApi } from './app';
 import { api, auth, createUser, type Actor } from './actors';
 import {
   attachmentRows,
@@ -325,7 +325,7 @@ describe('rule 8: unexpected failures give 500', () => {
     }
   }
   const storage = new FailingCommitStorage(folder);
-  const failing = useTestApp((source) => createTestApp(source, testSettings, {}, storage));
+  const failing = useTestApp((source) => createTestApp(source, { storage }));
 
   it('answers 500 when the object cannot be committed, leaving no row and no object', async () => {
     const fixture = await issueFixture(failing);

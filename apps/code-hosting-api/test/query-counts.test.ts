@@ -34,12 +34,15 @@ const settings = {
   loginThrottle: { ...testSettings.loginThrottle, baseDelaySeconds: 60 },
 };
 const service = useTestApp((source) =>
-  createTestApp(source, settings, {
-    onQuery: (sql) => {
-      if (tokenUseWrite.test(sql)) return;
-      if (queries === 0) statements = [];
-      queries += 1;
-      statements.push(sql);
+  createTestApp(source, {
+    settings,
+    connect: {
+      onQuery: (sql) => {
+        if (tokenUseWrite.test(sql)) return;
+        if (queries === 0) statements = [];
+        queries += 1;
+        statements.push(sql);
+      },
     },
   }),
 );

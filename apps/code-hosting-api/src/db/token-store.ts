@@ -69,11 +69,11 @@ export function tokenStore({ prisma, query }: StoreDatabase): TokenStore {
       };
     },
 
-    async touchToken(id, usedBefore) {
+    async touchToken(id, usedAt, usedBefore) {
       // No row matched (a recent use is stored, or the token is gone): nothing written.
       await prisma.accessToken.updateMany({
-        where: { id: BigInt(id), OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: usedBefore } }] },
-        data: { lastUsedAt: new Date() },
+        where: { id: BigInt(id), OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: usedBefore } }] },
+        data: { lastUsedAt: usedAt },
       });
     },
 

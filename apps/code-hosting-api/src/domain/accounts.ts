@@ -53,17 +53,20 @@ export function hashToken(token: string): string {
 
 /**
  * onBackgroundError: a write that runs after the request was answered (a token's last use) failed;
- * the caller logs it, with the origin the request gave (its id).
+ * the caller logs it, with the origin the request gave (its id). clock: the time a token's use is
+ * recorded at.
  */
 export function accountService(
   store: Store,
   settings: AccountSettings,
   onBackgroundError: (error: unknown, origin: string | undefined) => void = () => {},
+  clock: () => number = Date.now,
 ) {
   const tokenUse = new TokenUseRecorder(store, {
     intervalMs: settings.tokenUseIntervalMs,
     maxTracked: trackedTokens,
     onError: onBackgroundError,
+    now: clock,
   });
 
   async function createUserAccount(user: NewUser): Promise<AccountRecord> {

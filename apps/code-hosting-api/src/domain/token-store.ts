@@ -21,7 +21,7 @@ export interface TokenStore {
       }
     | undefined
   >;
-  /** Stores now as the token's last use, unless the stored one is later than `usedBefore`. */
-  touchToken(id: number, usedBefore: Date): Promise<void>;
+  /** Stores `usedAt` as the token's last use, unless the stored one is later than `usedBefore` (one interval earlier). */
+  touchToken(id: number, usedAt: Date, usedBefore: Date): Promise<void>;
   deleteToken(id: number): Promise<void>;
 }

@@ -10,7 +10,8 @@ export interface TokenUseSettings {
    * what record() was given for it (the request's id), for the report to name.
    */
   onError: (error: unknown, origin: string | undefined) => void;
-  now?: () => number;
+  /** The time a use is recorded at, in milliseconds since the epoch. */
+  now: () => number;
 }
 
 /**
@@ -29,7 +30,7 @@ export class TokenUseRecorder {
     private readonly store: Pick<TokenStore, 'touchToken'>,
     private readonly settings: TokenUseSettings,
   ) {
-    this.now = settings.now ?? Date.now;
+    this.now = settings.now;
   }
 
   /** Starts the write when one is due; returns at once. `origin`: what a failure's report names. */
@@ -44,7 +45,7 @@ export class TokenUseRecorder {
       this.recordedAt.delete(this.recordedAt.keys().next().value!);
     }
     const write: Promise<void> = this.store
-      .touchToken(tokenId, new Date(now - this.settings.intervalMs))
+      .touchToken(tokenId, new Date(now), new Date(now - this.settings.intervalMs))
       .catch((error: unknown) => {
         // Tried again on the next use rather than an interval later.
         if (this.recordedAt.get(tokenId) === now) this.recordedAt.delete(tokenId);

@@ -8,7 +8,7 @@ import {
 } from '@repo/testing';
 import type { Response, Test } from 'supertest';
 import { api, auth, createOrg, createOrgRepo, createUser, uniqueName, type Actor } from '../actors';
-import { createTestApp, idleStorage, testRootUrl, testSettings, useCodeHostingApi } from '../app';
+import { createTestApp, useCodeHostingApi } from '../app';
 import { assetsPath, createIssue, exeBytes, upload } from '../attachment-fixtures';
 import { errorBody } from '../organization-fixtures';
 import { deleteStream, eventTestSettings, natsForEventTests } from './event-stream';
@@ -31,7 +31,8 @@ if (natsUrl !== undefined) {
       ...eventTestSettings(`nats://127.0.0.1:${await freePort()}`, 'ch-x-sync-unreachable'),
       publishTimeoutMs: 200,
     };
-    const instance = await createTestApp(source, testSettings, {}, idleStorage, testRootUrl, events, {
+    const instance = await createTestApp(source, {
+      events,
       xSyncTimeoutMs: UNREACHABLE_SYNC_MS,
       natsUnreachable: true,
     });

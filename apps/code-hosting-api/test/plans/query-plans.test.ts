@@ -12,7 +12,7 @@ import {
   seedScale,
 } from '../../bench/scale-seed';
 import { COMMON_TABLES, SERVICE_TABLES } from '../../src/db/unusable-database';
-import { createTestApp, openTestStorage, siteAdmin, testRootUrl, testSettings } from '../app';
+import { createTestApp, openTestStorage, siteAdmin } from '../app';
 import { adminAuthorization, api, basic, createToken } from '../actors';
 import { deleteStream, eventTestSettings } from '../events/event-stream';
 
@@ -50,20 +50,17 @@ let request: string | undefined;
 const service = useTestApp(async (source) => {
   const storage = await openTestStorage('disk');
   try {
-    const instance = await createTestApp(
-      source,
-      testSettings,
-      {
+    const instance = await createTestApp(source, {
+      connect: {
         onQuery: (sql, _durationMs, paramsJson) => {
           const params = paramsJson();
           const key = `${sql}\n${params}`;
           if (request !== undefined && !statements.has(key)) statements.set(key, { sql, params, request });
         },
       },
-      storage.storage,
-      testRootUrl,
+      storage: storage.storage,
       events,
-    );
+    });
     return {
       app: instance.app,
       close: async () => {
