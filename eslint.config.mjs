@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   {
     // The domain holds the rules over plain data: no web framework, no database
-    // client or generated code, no configuration, no wire shapes (src/api, src/http),
+    // client or generated code, no configuration, no wire shapes (src/wire, src/http),
     // no storage module and no database error classifiers.
     files: ['apps/*/src/domain/**/*.ts'],
     rules: {
@@ -49,10 +49,47 @@ export default tseslint.config(
                 '**/db',
                 '**/config',
                 '**/http/**',
+                '**/wire/**',
                 '**/api/**',
                 '**/storage/**',
+                '**/compose',
               ],
               message: 'the domain imports only the domain (and the HTTP error constructors)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Layers look down only: the HTTP layer is given services (src/compose.ts builds them) and
+    // never reaches the database itself.
+    files: ['apps/*/src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/**', '**/db', '**/compose'],
+              message: 'src/http is given services: src/compose.ts builds them on the database',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What src/http uses, src/http does not give: the wire shapes are src/wire's.
+    files: ['apps/*/src/db/**/*.ts', 'apps/*/src/events/**/*.ts', 'apps/*/src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/http', '**/compose'],
+              message: 'only src/compose.ts and main.ts see every layer; wire shapes are in src/wire',
             },
           ],
         },
