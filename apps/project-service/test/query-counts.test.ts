@@ -96,6 +96,9 @@ describe('a single-resource GET is one database statement', () => {
   });
 });
 
+/** A named statement of src/db, by its name (prepared-statements.ts marks its text with it). */
+const preparedAs = (name: string) => expect.stringMatching(new RegExp(`^/\\* prepared: ${name} \\*/`));
+
 describe('a write costs a fixed number of statements', () => {
   // A write reads the caller's rights first (with the project, for a PUT base and a DELETE: the
   // statement of a GET), the domain decides, then the store writes, conditioned on the If-Match
@@ -104,7 +107,7 @@ describe('a write costs a fixed number of statements', () => {
   const READ = expect.stringMatching(named('project_read', 'WITH RECURSIVE'));
   const RE_READ = expect.stringMatching(/^\s*SELECT\s+p\.uid::text AS "uid"/);
 
-  it('PUT settings with one If-Match revision: the rights, one write statement (revision, settings, members), the re-read', async () => {
+  it('PUT settings with one If-Match revision: the rights, then one statement (the write, the members, the project after)', async () => {
     const current = await service.request
       .get(`/projects/${child}/settings`)
       .set('Authorization', bearer('qc-wanda'))
@@ -118,8 +121,8 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect(response.status).toBe(200);
     expect({ count, sql }).toEqual({
-      count: 3,
-      sql: [RIGHTS, expect.stringMatching(/^\s*WITH updated AS \(\s*UPDATE projects/), RE_READ],
+      count: 2,
+      sql: [RIGHTS, preparedAs('project_settings_write_recording')],
     });
     expect(response.body).toMatchObject({
       mission_statement: 'counted',
@@ -129,7 +132,7 @@ describe('a write costs a fixed number of statements', () => {
     expect(response.body).not.toHaveProperty('meeting_coordinators');
   });
 
-  it('PUT settings without If-Match: the rights, the write and its members (a transaction), the re-read', async () => {
+  it('PUT settings without If-Match, uncontended: the same two statements', async () => {
     const { count, sql, response } = await counted(() =>
       service.request
         .put(`/projects/${child}/settings`)
@@ -137,20 +140,13 @@ describe('a write costs a fixed number of statements', () => {
         .send({ writers: [{ username: 'qc-wanda' }], mission_statement: 'unconditional' }),
     );
     expect(response.status).toBe(200);
-    // Prisma reports a transaction's COMMIT as a statement, not its BEGIN.
     expect({ count, sql }).toEqual({
-      count: 5,
-      sql: [
-        RIGHTS,
-        expect.stringMatching(/^\s*UPDATE projects/),
-        expect.stringMatching(/^\s*WITH wanted AS/),
-        expect.stringMatching(/COMMIT/),
-        RE_READ,
-      ],
+      count: 2,
+      sql: [RIGHTS, preparedAs('project_settings_write_recording')],
     });
   });
 
-  it('PUT base, the parent unchanged: the project with the rights, one conditional UPDATE, the re-read', async () => {
+  it('PUT base, the parent unchanged: the project with the rights, then one statement (the write, the project after)', async () => {
     const current = await service.request
       .get(`/projects/${child}`)
       .set('Authorization', bearer('qc-wanda'))
@@ -164,13 +160,13 @@ describe('a write costs a fixed number of statements', () => {
     );
     expect({ status: response.status, count, sql }).toEqual({
       status: 200,
-      count: 3,
-      sql: [READ, expect.stringMatching(/^\s*UPDATE "public"\."projects"/), RE_READ],
+      count: 2,
+      sql: [READ, preparedAs('project_base_update_recording')],
     });
     expect(response.body).toMatchObject({ uid: child, description: 'counted', parent_uid: org });
   });
 
-  it('PUT base with a stale If-Match: the conditional UPDATE writes nothing, the move-safe path answers 412', async () => {
+  it('PUT base with a stale If-Match: the write writes nothing, the move-safe path answers 412', async () => {
     const current = await service.request
       .get(`/projects/${child}`)
       .set('Authorization', bearer('qc-wanda'))
@@ -182,17 +178,23 @@ describe('a write costs a fixed number of statements', () => {
         .set('Authorization', bearer('qc-wanda'))
         .send({ ...current.body, description: 'stale' }),
     );
-    // The project with the rights, the conditional UPDATE, the same in the move-safe transaction
-    // (the stored parent, the UPDATE, COMMIT), the re-read that tells 412 from 404.
-    expect({ status: response.status, count, first: sql[0], last: sql.at(-1) }).toEqual({
+    // The project with the rights, the write's statement (nothing written), then the move-safe
+    // transaction: the stored parent, the conditional UPDATE, the project that tells 412 from 404.
+    expect({ status: response.status, count, sql }).toEqual({
       status: 412,
       count: 6,
-      first: READ,
-      last: RE_READ,
+      sql: [
+        READ,
+        preparedAs('project_base_update_recording'),
+        expect.stringMatching(/SELECT parent_uid::text AS parent_uid FROM projects/),
+        expect.stringMatching(/^\s*UPDATE "public"\."projects"/),
+        RE_READ,
+        expect.stringMatching(/COMMIT/),
+      ],
     });
   });
 
-  it("POST: the parent's rights, one INSERT statement (the project and its members), the re-read", async () => {
+  it("POST: the parent's rights, then one statement (the project, its members, the project as created)", async () => {
     const { count, sql, response } = await counted(() =>
       service.request
         .post('/projects')
@@ -207,10 +209,7 @@ describe('a write costs a fixed number of statements', () => {
         }),
     );
     expect(response.status).toBe(201);
-    expect({ count, sql }).toEqual({
-      count: 3,
-      sql: [RIGHTS, expect.stringMatching(/^\s*WITH inserted AS \(\s*INSERT INTO projects/), RE_READ],
-    });
+    expect({ count, sql }).toEqual({ count: 2, sql: [RIGHTS, preparedAs('project_insert_recording')] });
     expect(response.body).toMatchObject({
       slug: 'qc-counted',
       parent_uid: org,
@@ -246,7 +245,7 @@ describe('a write costs a fixed number of statements', () => {
     expect({ status: response.status, count, sql }).toEqual({
       status: 204,
       count: 2,
-      sql: [READ, expect.stringMatching(/^\s*DELETE FROM "public"\."projects"/)],
+      sql: [READ, preparedAs('project_delete_recording')],
     });
     await service.request.get(`/projects/${doomed}`).set('Authorization', bearer('qc-wanda')).expect(404);
   });

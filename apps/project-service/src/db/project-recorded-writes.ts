@@ -19,26 +19,31 @@ import {
 } from './project-write';
 import { memberRows, projectOf } from './row-mappers';
 
-// The writes of events on, each with its change event, in one statement: the change, the project
-// as it is after (the write's answer), and the event recorded in the outbox (outboxInsert) with an
-// image of the project (project-image.ts). One statement is one round trip and its own
-// transaction: the event is committed exactly when the change is.
+// The writes, each in one statement: the change, the project as it is after (the write's answer),
+// and, with change events on, the event recorded in the outbox (outboxInsert) with an image of
+// the project (project-image.ts). Events on or off, the same statement runs, the outbox's WITH
+// items added or not: one statement is one round trip and its own transaction, so an event is
+// committed exactly when its change is.
 
 /** The base revisions a write may replace: those of `allowed` (If-Match), any without. */
 function baseRevisionAllowed(allowed: AllowedRevisions): Prisma.Sql {
   return allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`base_revision = ANY(${allowed}::int[])`;
 }
 
-/** The event's WITH items for the CTE `result` (PROJECT_COLUMNS and members), with the image of `previous`. */
-function recorded(event: PlannedEvent, previous?: Prisma.Sql): Prisma.Sql {
-  return outboxInsert(event, Prisma.sql`result`, Prisma.sql`r."uid"`, projectImage(previous));
+/**
+ * The event's WITH items after the CTE `result` (PROJECT_COLUMNS and members), with the image of
+ * `previous`; none without an event (events off).
+ */
+function recorded(event: PlannedEvent | undefined, previous?: Prisma.Sql): Prisma.Sql {
+  if (!event) return Prisma.empty;
+  return Prisma.sql`, ${outboxInsert(event, Prisma.sql`result`, Prisma.sql`r."uid"`, projectImage(previous))}`;
 }
 
 /** A new project and its members, returned, with `event` (project.created). */
 export async function insertProjectRecording(
   run: RunStatement,
   project: NewProject,
-  event: PlannedEvent,
+  event: PlannedEvent | undefined,
 ): Promise<Project> {
   const statement = insertStatement(
     insertValues(randomUUID(), project),
@@ -48,7 +53,7 @@ export async function insertProjectRecording(
       RETURNING role, position, username, name, email, avatar
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`added`)} FROM inserted p
-    ), ${recorded(event)}
+    )${recorded(event)}
     SELECT * FROM result`,
   );
   const rows = await run<ProjectWithMembersRow>(prepared('project_insert_recording', statement));
@@ -69,7 +74,7 @@ export async function baseUpdateRecording(
   uid: string,
   update: ProjectBaseUpdate,
   allowed: AllowedRevisions,
-  event: PlannedEvent,
+  event: PlannedEvent | undefined,
 ): Promise<Project | undefined> {
   const rows = await run<ProjectWithMembersRow>(
     prepared(
@@ -84,7 +89,7 @@ export async function baseUpdateRecording(
       RETURNING *
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, ${MEMBERS} FROM p
-    ), ${recorded(event)}
+    )${recorded(event)}
     SELECT * FROM result`,
     ),
   );
@@ -118,7 +123,7 @@ export async function settingsWriteRecording(
   uid: string,
   update: ProjectSettingsUpdate,
   allowed: AllowedRevisions,
-  event: PlannedEvent,
+  event: PlannedEvent | undefined,
 ): Promise<SettingsAttempt> {
   const rows = await run<
     ({ [K in keyof ProjectWithMembersRow]: null } | ProjectWithMembersRow) & { beforeRevision: number }
@@ -137,7 +142,7 @@ export async function settingsWriteRecording(
       )}
     ), ${membersReplacedAfterUpdate(uid, memberColumns(memberRows(update)))}, result AS (
       SELECT ${PROJECT_COLUMNS}, ${membersOfRows(Prisma.sql`upserted`)} FROM updated p
-    ), ${recorded(event, Prisma.sql`before`)}
+    )${recorded(event, Prisma.sql`before`)}
     SELECT b."settingsRevision" AS "beforeRevision", r.* FROM before b LEFT JOIN result r ON TRUE`,
     ),
   );
@@ -157,7 +162,7 @@ export async function deleteRecording(
   run: RunStatement,
   uid: string,
   allowed: AllowedRevisions,
-  event: PlannedEvent,
+  event: PlannedEvent | undefined,
 ): Promise<boolean> {
   const rows = await run<{ deleted: number }>(
     prepared(
@@ -167,7 +172,7 @@ export async function deleteRecording(
       DELETE FROM projects WHERE uid = ${uid}::uuid AND ${baseRevisionAllowed(allowed)} RETURNING *
     ), result AS (
       SELECT ${PROJECT_COLUMNS}, '[]'::json AS "members" FROM p
-    ), ${recorded(event)}
+    )${recorded(event)}
     SELECT count(*)::int AS deleted FROM result`,
     ),
   );

@@ -30,27 +30,21 @@ import {
   insertProjectRecording,
   settingsWriteRecording,
 } from './project-recorded-writes';
-import { insertProject, writeSettings, writeSettingsReturning } from './project-write';
+import { writeSettingsReturning } from './project-write';
+import type { PlannedEvent } from './outbox';
 import { baseColumns } from './row-mappers';
 
 /** How long a list snapshot (gob's two passes over the unpaged list) may stay open, and wait to open. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
-/**
- * Attempts of the one-statement settings write (events on) that another settings write overtook,
- * before the locking transaction; only writes without a single If-Match revision are ever overtaken
- * more than once.
- */
-const SETTINGS_ATTEMPTS = 3;
 
 function revisionCondition(allowed: AllowedRevisions): { in: number[] } | undefined {
   return allowed === undefined ? undefined : { in: allowed };
 }
 
 /**
- * The Prisma implementation of the domain's ProjectStore. With a change log (events on), each
- * common write is one statement that also returns the project after and records its event
- * (project-recorded-writes.ts); without, a write is its conditional statement, then the project
- * read back (the answer, or what tells a stale revision from a missing project).
+ * The Prisma implementation of the domain's ProjectStore. Each common write is one statement that
+ * also returns the project after and, with a change log (events on), records its event
+ * (project-recorded-writes.ts); events on or off, the same path runs.
  */
 export class PrismaProjectStore implements ProjectStore {
   private readonly prisma: PrismaClient;
@@ -78,27 +72,15 @@ export class PrismaProjectStore implements ProjectStore {
   }
 
   async create(project: NewProject): Promise<WriteOutcome<Project>> {
-    const changes = this.changes;
-    if (changes) {
-      const event = changes.plan('project.created');
-      let created: Project;
-      try {
-        created = await insertProjectRecording(this.run, project, event);
-      } catch (error) {
-        return constraintOutcome(error);
-      }
-      changes.recorded(event);
-      return { kind: 'written', value: created };
-    }
-    let uid: string;
+    const event = this.changes?.plan('project.created');
+    let created: Project;
     try {
-      uid = await insertProject(this.prisma, project);
+      created = await insertProjectRecording(this.run, project, event);
     } catch (error) {
       return constraintOutcome(error);
     }
-    const created = await findProject(this.prisma, uid);
-    // Deleted between the two statements (by a caller who could see it already): as if never made.
-    return created ? { kind: 'written', value: created } : { kind: 'missing' };
+    this.recorded(event);
+    return { kind: 'written', value: created };
   }
 
   async updateBase(
@@ -107,35 +89,24 @@ export class PrismaProjectStore implements ProjectStore {
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
     try {
-      const changes = this.changes;
-      if (changes) {
-        // The common case (the parent as stored): the write, the project after and the event in
-        // one statement.
-        const event = changes.plan('project.updated');
-        const written = await baseUpdateRecording(this.run, uid, update, allowed, event);
-        if (written) {
-          changes.recorded(event);
-          return { kind: 'written', value: written };
-        }
-        return await this.prisma.$transaction(async (transaction) => {
-          const outcome = await baseUpdateWithParent(transaction, uid, update, allowed);
-          if (outcome === 'cycle') return { kind: 'cycle' as const };
-          const project = await findProject(transaction, uid);
-          if (!project) return { kind: 'missing' as const };
-          if (outcome === 0) return { kind: 'stale' as const };
-          await changes.record(transaction, { type: 'project.updated', project });
-          return { kind: 'written' as const, value: project };
-        });
+      // The common case (the parent as stored): the write, the project after and (events on) the
+      // event in one statement.
+      const event = this.changes?.plan('project.updated');
+      const written = await baseUpdateRecording(this.run, uid, update, allowed, event);
+      if (written) {
+        this.recorded(event);
+        return { kind: 'written', value: written };
       }
-      // The common case, the parent as stored: one conditional UPDATE, the parent's equality part
-      // of its WHERE (a concurrent move makes it match nothing, and the path below decides).
-      const count = await conditionalBaseUpdate(this.prisma, uid, update, allowed);
-      if (count > 0) return this.afterConditionalWrite(uid, count);
-      const outcome = await this.prisma.$transaction((transaction) =>
-        baseUpdateWithParent(transaction, uid, update, allowed),
-      );
-      if (outcome === 'cycle') return { kind: 'cycle' };
-      return this.afterConditionalWrite(uid, outcome);
+      // A move, a stale revision or a missing project: the transaction that serializes moves.
+      return await this.prisma.$transaction(async (transaction) => {
+        const outcome = await baseUpdateWithParent(transaction, uid, update, allowed);
+        if (outcome === 'cycle') return { kind: 'cycle' as const };
+        const project = await findProject(transaction, uid);
+        if (!project) return { kind: 'missing' as const };
+        if (outcome === 0) return { kind: 'stale' as const };
+        await this.changes?.record(transaction, { type: 'project.updated', project });
+        return { kind: 'written' as const, value: project };
+      });
     } catch (error) {
       return constraintOutcome(error);
     }
@@ -146,72 +117,49 @@ export class PrismaProjectStore implements ProjectStore {
     update: ProjectSettingsUpdate,
     allowed: AllowedRevisions,
   ): Promise<WriteOutcome<Project>> {
-    const changes = this.changes;
-    if (changes) {
-      for (let attempt = 0; attempt < SETTINGS_ATTEMPTS; attempt += 1) {
-        const event = changes.plan('project.settings_updated');
-        const outcome = await settingsWriteRecording(this.run, uid, update, allowed, event);
-        if (outcome.kind === 'written') {
-          changes.recorded(event);
-          return { kind: 'written', value: outcome.project };
-        }
-        if (outcome.kind !== 'overtaken') return outcome;
-      }
-      // Overtaken again and again (concurrent writes without If-Match): wait for the lock instead.
-      return this.prisma.$transaction(async (transaction) => {
-        // The settings before, locked: the event's `previous` is exactly what this write replaced.
-        const previous = await findProjectForUpdate(transaction, uid);
-        if (!previous) return { kind: 'missing' as const };
-        // The write and the project after, in one statement (the lock is held already).
-        const project = await writeSettingsReturning(transaction, uid, update, allowed);
-        if (!project) return { kind: 'stale' as const };
-        await changes.record(transaction, { type: 'project.settings_updated', project, previous });
-        return { kind: 'written' as const, value: project };
-      });
+    const event = this.changes?.plan('project.settings_updated');
+    const outcome = await settingsWriteRecording(this.run, uid, update, allowed, event);
+    if (outcome.kind === 'written') {
+      this.recorded(event);
+      return { kind: 'written', value: outcome.project };
     }
-    const count = await writeSettings(this.prisma, uid, update, allowed);
-    return this.afterConditionalWrite(uid, count);
-  }
-
-  /** After a conditional delete that deleted nothing: the project is still there (stale If-Match) or gone. */
-  private async staleOrMissing(uid: string): Promise<DeleteOutcome> {
-    return (await this.prisma.project.count({ where: { uid } })) > 0
-      ? { kind: 'stale' }
-      : { kind: 'missing' };
-  }
-
-  private async afterConditionalWrite(uid: string, count: number): Promise<WriteOutcome<Project>> {
-    const project = await findProject(this.prisma, uid);
-    if (!project) return { kind: 'missing' };
-    return count === 0 ? { kind: 'stale' } : { kind: 'written', value: project };
+    if (outcome.kind !== 'overtaken') return outcome;
+    // Overtaken: another settings write committed since the statement's snapshot, and this one
+    // may still apply (no If-Match, or several revisions). Contended, so wait for the row's lock:
+    // trying the statement again would most often be overtaken again.
+    return this.prisma.$transaction(async (transaction) => {
+      // The settings before, locked: the event's `previous` is exactly what this write replaced.
+      const previous = await findProjectForUpdate(transaction, uid);
+      if (!previous) return { kind: 'missing' as const };
+      // The write and the project after, in one statement (the lock is held already).
+      const project = await writeSettingsReturning(transaction, uid, update, allowed);
+      if (!project) return { kind: 'stale' as const };
+      await this.changes?.record(transaction, { type: 'project.settings_updated', project, previous });
+      return { kind: 'written' as const, value: project };
+    });
   }
 
   async delete(uid: string, allowed: AllowedRevisions): Promise<DeleteOutcome> {
-    const changes = this.changes;
-    if (changes) {
-      const event = changes.plan('project.deleted');
-      try {
-        if (await deleteRecording(this.run, uid, allowed, event)) {
-          changes.recorded(event);
-          return { kind: 'deleted' };
-        }
-      } catch (error) {
-        if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
-        throw error;
-      }
-      return this.staleOrMissing(uid);
-    }
+    const event = this.changes?.plan('project.deleted');
     try {
-      const { count } = await this.prisma.project.deleteMany({
-        where: { uid, baseRevision: revisionCondition(allowed) },
-      });
-      if (count > 0) return { kind: 'deleted' };
-      return await this.staleOrMissing(uid);
+      if (await deleteRecording(this.run, uid, allowed, event)) {
+        this.recorded(event);
+        return { kind: 'deleted' };
+      }
     } catch (error) {
       // The parent foreign key is ON DELETE RESTRICT: children block the delete.
       if (isForeignKeyConstraintViolation(error)) return { kind: 'has-children' };
       throw error;
     }
+    // Nothing deleted: the project is still there (a stale If-Match) or gone.
+    return (await this.prisma.project.count({ where: { uid } })) > 0
+      ? { kind: 'stale' }
+      : { kind: 'missing' };
+  }
+
+  /** A write's statement recorded its planned event (events on): the request waits for it (X-Sync). */
+  private recorded(event: PlannedEvent | undefined): void {
+    if (event) this.changes?.recorded(event);
   }
 
   visibleKeys(
@@ -244,20 +192,6 @@ export class PrismaProjectStore implements ProjectStore {
       },
     );
   }
-}
-
-/** The base write when the parent stays as stored: one conditional UPDATE; the number of rows written. */
-async function conditionalBaseUpdate(
-  client: PrismaClient | Prisma.TransactionClient,
-  uid: string,
-  update: ProjectBaseUpdate,
-  allowed: AllowedRevisions,
-): Promise<number> {
-  const { count } = await client.project.updateMany({
-    where: { uid, baseRevision: revisionCondition(allowed), parentUid: update.parentUid ?? null },
-    data: { ...baseColumns(update), baseRevision: { increment: 1 }, updatedAt: new Date() },
-  });
-  return count;
 }
 
 /**

@@ -1,85 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { NewProject, Project, ProjectDetails, ProjectSettingsUpdate } from '../domain/records';
 import type { AllowedRevisions } from '../domain/revisions';
-import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import { PROJECT_COLUMNS, type ProjectWithMembersRow } from './project-read';
 import { memberRows, projectOf } from './row-mappers';
 
 /**
- * The settings write: the conditional UPDATE of the project (its If-Match check in the WHERE),
- * and the member lists replaced by key (project, role, position): rows past the new lists' ends
- * deleted, the others upserted, so the DELETE and the INSERT never touch the same key.
- *
- * Every settings write takes the project's row lock with its UPDATE before it touches the
- * members, so the member lists are only ever written by the lock's holder. Whether the members
- * may be replaced in the UPDATE's own statement depends on the condition:
- *
- * - If-Match with exactly one revision: one statement of data-modifying CTEs. Should another
- *   writer commit after this statement's snapshot, that writer moved the revision, and the UPDATE
- *   (which rechecks its WHERE on the newest row) writes nothing, so the members it would have
- *   replaced from the older snapshot are left alone too.
- * - No If-Match, `*`, or several revisions: a transaction of two statements. The UPDATE can then
- *   succeed after waiting for another writer, and the member statement must come after it, with
- *   a snapshot taken once the lock is held, to see (and replace) that writer's members; in the
- *   UPDATE's statement it would not see them and the lists would mix both writes.
- *
- * Returns the number of projects written: 0 when the project is missing or its revision is not
- * one of `allowed`.
- */
-export async function writeSettings(
-  prisma: PrismaClient,
-  uid: string,
-  update: ProjectSettingsUpdate,
-  allowed: AllowedRevisions,
-): Promise<number> {
-  const members = memberRows(update);
-  if (allowed?.length === 1) {
-    // The members are written only when the UPDATE (the CTE `updated`) wrote.
-    const written = Prisma.sql`EXISTS (SELECT 1 FROM updated)`;
-    const rows = await prisma.$queryRaw<{ written: bigint | number }[]>`
-      WITH updated AS (
-        ${settingsUpdate(uid, { ...update, now: new Date() }, Prisma.sql`settings_revision = ${allowed[0]}::int`)}
-      ), wanted AS (
-        ${membersTable(memberColumns(members))}
-      ), removed AS (
-        ${removedMembers(uid, written)}
-      ), upserted AS (
-        ${upsertedMembers(uid, written)}
-      )
-      SELECT count(*) AS written FROM updated`;
-    return Number(rows[0]?.written ?? 0);
-  }
-  return prisma.$transaction((transaction) => writeSettingsInTransaction(transaction, uid, update, allowed));
-}
-
-/**
- * The settings write as two statements of the caller's transaction: the conditional UPDATE (which
- * takes the row lock), then the members, with a snapshot taken once the lock is held.
- */
-async function writeSettingsInTransaction(
-  transaction: Prisma.TransactionClient,
-  uid: string,
-  update: ProjectSettingsUpdate,
-  allowed: AllowedRevisions,
-): Promise<number> {
-  const revisionMatches =
-    allowed === undefined ? Prisma.sql`TRUE` : Prisma.sql`settings_revision = ANY(${allowed}::int[])`;
-  const written =
-    await transaction.$executeRaw`${settingsUpdate(uid, { ...update, now: new Date() }, revisionMatches)}`;
-  if (written === 0) return 0;
-  await transaction.$executeRaw`
-    WITH wanted AS (
-      ${membersTable(memberColumns(memberRows(update)))}
-    ), removed AS (
-      ${removedMembers(uid, Prisma.sql`TRUE`)}
-    )
-    ${upsertedMembers(uid, Prisma.sql`TRUE`)}`;
-  return written;
-}
-
-/**
- * The settings write of a transaction that holds the project's row lock already (events on: the
- * write's "before" was read FOR UPDATE), and the project as it is after, in one statement: the
+ * The settings write of a transaction that holds the project's row lock already (the write's
+ * "before" was read FOR UPDATE), and the project as it is after, in one statement: the
  * conditional UPDATE, the members replaced by key, the row and the new member lists returned.
  * Holding the lock, no other writer can change the members between this statement's snapshot and
  * its UPDATE, so the one-statement form is right for any condition; and the new lists are exactly
@@ -219,16 +146,6 @@ export function membersTable(columns: MemberColumns): Prisma.Sql {
     ${columns.memberEmails}::text[],
     ${columns.memberAvatars}::text[]
   ) AS w(role, position, username, name, email, avatar)`;
-}
-
-/**
- * A new project and its members in one statement. A taken slug or a missing parent fails the
- * statement as a whole, with the constraint error Prisma raises. Returns the new project's uid.
- */
-export async function insertProject(client: Prisma.TransactionClient, project: NewProject): Promise<string> {
-  const uid = randomUUID();
-  await client.$executeRaw`${insertStatement(insertValues(uid, project), Prisma.sql`uid`, (insertMembers) => insertMembers)}`;
-  return uid;
 }
 
 /** What the create's statement inserts: the project, its new uid, its time, its members by column. */
