@@ -134,11 +134,6 @@ export function isUniqueConstraintViolation(error: unknown): boolean {
   return classify(error) === 'uniqueViolation';
 }
 
-/** True when a request value reached the database that it cannot store (a NUL character, a value out of range). */
-export function isUnstorableValue(error: unknown): boolean {
-  return classify(error) === 'unstorableValue';
-}
-
 /** True when a Prisma write broke a foreign key (a missing parent, or a row still referenced). */
 export function isForeignKeyConstraintViolation(error: unknown): boolean {
   return classify(error) === 'foreignKeyViolation';

@@ -22,7 +22,6 @@ export {
 export {
   isForeignKeyConstraintViolation,
   isUniqueConstraintViolation,
-  isUnstorableValue,
 } from './database';
 export { toHttpError, type ToHttpErrorOptions } from './to-http-error';
 export { RETRY_AFTER_SECONDS } from './unavailable';

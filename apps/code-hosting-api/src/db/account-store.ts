@@ -17,7 +17,7 @@ export const ACCOUNT_COLUMNS = Prisma.sql`
   a.repo_admin_change_team_access AS "repoAdminChangeTeamAccess",
   a.last_login_at AS "lastLoginAt", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
 
-/** Applies `changes` to the account; users and organizations alike. */
+/** Applies `changes` to a user's account (an organization's edit is organization-store.ts's). */
 async function updateAccountRow(
   client: PrismaClient | Transaction,
   id: number,

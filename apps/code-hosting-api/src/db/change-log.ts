@@ -5,7 +5,7 @@ import type { StoreDatabase } from './store-database';
 
 // The change events of the stores' writes (docs/events.md), stated here so the stores
 // depend on an interface only: src/events/code-hosting-events.ts implements it (each resource in
-// its JSON API form), src/http/app.ts builds it. Absent when events are off (NATS_URL unset).
+// its JSON API form), src/compose.ts builds it. Absent when events are off (NATS_URL unset).
 
 export type Transaction = Prisma.TransactionClient;
 

@@ -104,7 +104,7 @@ export type AttachmentJson = Omit<
 };
 
 /** An attachment of a JSON aggregate as the record. */
-export function toAttachmentOfJson(row: AttachmentJson): AttachmentRecord {
+function toAttachmentOfJson(row: AttachmentJson): AttachmentRecord {
   return {
     id: row.id,
     uuid: row.uuid,

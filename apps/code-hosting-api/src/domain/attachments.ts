@@ -45,14 +45,6 @@ export interface WrittenObject {
   contentType: string;
 }
 
-/** An attachment's place as its path names it (numbers as requested). */
-export interface RenamePath {
-  owner: string;
-  repo: string;
-  index: RequestedNumber;
-  id: RequestedNumber;
-}
-
 export function attachmentService(store: Store, rules: AttachmentRules, objects: AttachmentObjects) {
   const { readable } = repositoryService(store);
 
