@@ -19,10 +19,7 @@ export {
   unprocessableEntity,
   unsupportedMediaType,
 } from './http-error';
-export {
-  isForeignKeyConstraintViolation,
-  isUniqueConstraintViolation,
-} from './database';
+export { isForeignKeyConstraintViolation, isUniqueConstraintViolation } from './database';
 export { toHttpError, type ToHttpErrorOptions } from './to-http-error';
 export { RETRY_AFTER_SECONDS } from './unavailable';
 export type { ValidationIssue } from './validation';
